@@ -1,0 +1,60 @@
+# cuzk front door. `make test` and `make demo` are all a newcomer needs;
+# both install missing Debian packages first (tools/install-deps.sh).
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 60
+NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+
+.PHONY: all build test demo bench asan fuzz cuda-check deps format clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD) -j$(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+demo: build
+	$(BUILD)/bin/cuzk demo
+
+bench: build
+	$(BUILD)/bin/cuzk bench field
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build and test run, with clang
+# (the default build uses the system cc, so CI covers both compilers).
+asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF
+	cmake --build build-asan -j$(JOBS)
+	CUZK_TEST_ITERS= ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir build-asan --output-on-failure -j$(JOBS)
+
+# libFuzzer harnesses over the committed corpora; new inputs go to a scratch
+# folder so the checkout is never modified.
+fuzz: deps
+	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCUZK_FUZZ=ON -DCUZK_CUDA=OFF -DBUILD_TESTING=OFF
+	cmake --build build-fuzz -j$(JOBS)
+	@for f in build-fuzz/bin/fuzz_*; do \
+		name=$$(basename $$f); scratch=$$(mktemp -d); \
+		echo "== $$name for $(FUZZ_SECONDS) s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$scratch fuzz/corpus/$${name#fuzz_} || exit 1; \
+		rm -rf $$scratch; \
+	done
+
+# Compile-only check of every CUDA source (CI has nvcc but no GPU).
+cuda-check:
+	@srcs=$$(find src -name '*.cu' | sort); \
+	if [ -z "$(NVCC)" ]; then echo "cuda-check: nvcc not found, skipped"; exit 0; fi; \
+	if [ -z "$$srcs" ]; then echo "cuda-check: no CUDA sources yet"; exit 0; fi; \
+	for s in $$srcs; do echo "nvcc $$s"; \
+		$(NVCC) -std=c++17 -arch=sm_90 -Iinclude -Isrc -Werror all-warnings -c $$s -o /dev/null || exit 1; done
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -1,0 +1,20 @@
+/* Which multiplication path the field code takes, fixed once at start-up:
+ * the mulx/adx assembly when the CPU has BMI2 and ADX (every x86-64 since
+ * 2014), otherwise the portable __int128 code. CUZK_NO_ASM=1 in the
+ * environment forces the portable path, so tests can check both. */
+#include <stdlib.h>
+
+#include "cpu_features.h"
+
+int cuzk_field_use_adx;
+
+__attribute__((constructor)) static void cpu_features_init(void)
+{
+    const char *off = getenv("CUZK_NO_ASM");
+    if (off && off[0] && off[0] != '0')
+        return;
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    cuzk_field_use_adx = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+#endif
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cuzk needs to build and test, when missing.
+# As root it runs apt-get; otherwise it names what is missing and exits 1.
+set -euo pipefail
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd cmake || need+=(cmake)
+have_cmd make || need+=(make)
+have_cmd cc || need+=(gcc)
+have_cmd clang || need+=(clang)
+[ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+# libFuzzer and the sanitizer runtimes for clang
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+    need+=(libclang-rt-dev)
+
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "cuzk: missing Debian packages: ${need[*]}" >&2
+    echo "cuzk: run as root, or: sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+fi
+echo "cuzk: installing ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends "${need[@]}" >/dev/null 2>&1 ||
+    { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${need[@]}"; }

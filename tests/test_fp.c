@@ -47,13 +47,17 @@ static void fp_of(fp_t *out, const ref_bn_t *a)
     assert_int_equal(fp_from_be(out, b), CUZK_OK);
 }
 
-/* Fails, printing the operands and both results, unless got == want. */
+/* Fails, printing the operands and both results, unless got == want and got
+ * is stored fully reduced (its Montgomery limbs below the modulus: to_be would
+ * hide a value stored as itself plus the modulus). */
 static void expect_ref(const char *op, const fp_t *got, const ref_bn_t *want, const fp_t *a,
                        const fp_t *b)
 {
-    ref_bn_t g, ra, rb;
+    ref_bn_t g, ra, rb, raw;
+    ref_from_limbs(&raw, got->l, FP_LIMBS);
     ref_of(&g, got);
-    if (ref_cmp(&g, want) == 0)
+    int reduced = ref_cmp(&raw, &P) < 0;
+    if (reduced && ref_cmp(&g, want) == 0)
         return;
     char ha[REF_HEX_MAX], hb[REF_HEX_MAX], hw[REF_HEX_MAX], hg[REF_HEX_MAX];
     ref_of(&ra, a);
@@ -65,8 +69,9 @@ static void expect_ref(const char *op, const fp_t *got, const ref_bn_t *want, co
         strcpy(hb, "-");
     }
     ref_to_hex(hw, want);
-    ref_to_hex(hg, &g);
-    fail_msg("%s: a=%s b=%s: expected %s, got %s", op, ha, hb, hw, hg);
+    ref_to_hex(hg, reduced ? &g : &raw);
+    fail_msg("%s: a=%s b=%s: expected %s, got %s%s", op, ha, hb, hw, reduced ? "" : "Montgomery limbs ",
+             hg);
 }
 
 /* Fails, printing a, when a predicate of a gave got instead of want. */

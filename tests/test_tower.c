@@ -67,7 +67,8 @@ static void expect_coeffs(const char *what, const fp_t *const *got, const fp_t *
         char hg[2 * FP_BYTES + 3], hw[2 * FP_BYTES + 3];
         fp_hex(hg, got[i]);
         fp_hex(hw, want[i]);
-        fail_msg("%s: Fp coefficient %d of %d: expected %s, got %s", what, i, n, hw, hg);
+        fail_msg("%s: Fp coefficient %d of %d: expected %s, got %s%s", what, i, n, hw, hg,
+                 strcmp(hw, hg) == 0 ? " (the same value, stored unreduced)" : "");
     }
 }
 

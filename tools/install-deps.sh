@@ -10,6 +10,7 @@ have_cmd make || need+=(make)
 have_cmd cc || need+=(gcc)
 have_cmd clang || need+=(clang)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+[ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
 # libFuzzer and the sanitizer runtimes for clang
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
     need+=(libclang-rt-dev)

@@ -6,4 +6,10 @@
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
+/* `cuzk bench <what>` subcommands, one file each (bench_<what>.c); argv[0]
+ * is <what>. */
+int bench_field(int argc, char **argv);
+int bench_ntt(int argc, char **argv);
+int bench_msm(int argc, char **argv);
+
 #endif

@@ -1,0 +1,54 @@
+/* Groth16 over BLS12-381: proofs, verifying keys and verification, shared by
+ * both key conventions (snarkjs .zkey / bellperson .params and .vk).
+ *
+ * Verification equation: e(A, B) = e(alpha, beta) e(acc, gamma) e(C, delta)
+ * with acc = IC[0] + sum_i inputs[i] IC[i+1] (n_ic = n_inputs + 1).
+ * The batch check is Filecoin's: random 128-bit z_j and one final
+ * exponentiation, prod_j e(z_j A_j, -B_j) e(sum z_j C_j, delta)
+ * e(sum_i (sum_j z_j x_ji) IC_i, gamma) = e(alpha, beta)^(-sum z_j).
+ * Points in proofs and keys must already be checked (decoders do that). */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+#include <stddef.h>
+
+#include "cuzk/fr.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct groth16_proof {
+    g1_affine_t a;
+    g2_affine_t b;
+    g1_affine_t c;
+} groth16_proof_t;
+
+typedef struct groth16_vk {
+    g1_affine_t alpha_g1;
+    g1_affine_t beta_g1;  /* bellperson keeps it; the verifier does not use it */
+    g2_affine_t beta_g2;
+    g2_affine_t gamma_g2;
+    g1_affine_t delta_g1; /* likewise */
+    g2_affine_t delta_g2;
+    g1_affine_t *ic;      /* n_ic points, owned (groth16_vk_free) */
+    size_t n_ic;
+} groth16_vk_t;
+
+void groth16_vk_free(groth16_vk_t *vk);
+
+/* *valid = 1 when the proof verifies, 0 when not. A status other than
+ * CUZK_OK means the check could not be made (wrong input count: ARG). */
+cuzk_status groth16_verify(int *valid, const groth16_vk_t *vk, const groth16_proof_t *proof,
+                           const fr_t *inputs, size_t n_inputs, cuzk_error_t *err);
+/* k proofs; inputs holds k lists of n_ic - 1 elements, concatenated. */
+cuzk_status groth16_verify_batch(int *valid, const groth16_vk_t *vk, const groth16_proof_t *proofs,
+                                 size_t k, const fr_t *inputs, cuzk_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* Multi-scalar multiplication on the CPU: out = sum_i scalars[i] * bases[i].
+ *
+ * Bases are read straight from where they live (an mmapped key file, or an
+ * array) through msm_bases_t, which names their encoding, so a 44 GiB key is
+ * decoded chunk by chunk and never copied whole:
+ *   MSM_BASES_AFFINE  g1_affine_t / g2_affine_t arrays (may be unaligned)
+ *   MSM_BASES_LEM     snarkjs .zkey LEM records (96 / 192 bytes)
+ *   MSM_BASES_ZCASH   zcash uncompressed big-endian (96 / 192 bytes),
+ *                     as in bellperson .params files
+ * Decoding here does no curve or subgroup check: keys are validated when
+ * loaded (or in their checked mode); infinity entries are skipped.
+ * Scalars are fr_t in Montgomery form.
+ *
+ * msm_g1 / msm_g2 are 0/1-aware: zero scalars are skipped, scalars equal to
+ * one are summed with plain additions, and the rest go through Pippenger with
+ * signed-digit windows chosen from their count. Multi-threaded (threads <= 0:
+ * all CPUs). Returns CUZK_ERR_NOMEM when scratch memory is not available. */
+#ifndef CUZK_MSM_H
+#define CUZK_MSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/fr.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum msm_base_format {
+    MSM_BASES_AFFINE = 0,
+    MSM_BASES_LEM = 1,
+    MSM_BASES_ZCASH = 2
+} msm_base_format;
+
+typedef struct msm_bases {
+    const void *data;    /* first base */
+    msm_base_format fmt;
+} msm_bases_t;
+
+/* Decodes bases [start, start + count) into out (no checks). */
+void msm_g1_bases_get(g1_affine_t *out, const msm_bases_t *b, size_t start, size_t count);
+void msm_g2_bases_get(g2_affine_t *out, const msm_bases_t *b, size_t start, size_t count);
+
+cuzk_status msm_g1(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                   int threads);
+cuzk_status msm_g2(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                   int threads);
+
+/* Pippenger alone (no 0/1 split), for benchmarks and cross-checks. */
+cuzk_status msm_g1_pippenger(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
+                             size_t n, int threads);
+cuzk_status msm_g2_pippenger(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
+                             size_t n, int threads);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -308,6 +308,12 @@ void ref_divmod(ref_bn_t *q, ref_bn_t *r, const ref_bn_t *a, const ref_bn_t *m)
 
 void ref_mod(ref_bn_t *out, const ref_bn_t *a, const ref_bn_t *m)
 {
+    if (ref_is_zero(m))
+        ref_die("ref_mod", "zero modulus");
+    if (ref_cmp(a, m) < 0) {
+        *out = *a; /* already reduced: skips a long division */
+        return;
+    }
     ref_divmod(NULL, out, a, m);
 }
 

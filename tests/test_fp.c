@@ -27,7 +27,7 @@ static int iters(void)
 /* For checks that run the reference's exponentiation (milliseconds each). */
 static int iters_slow(void)
 {
-    int n = tu_iters(2000) / 40;
+    int n = tu_iters(2000) / 64;
     return n > 0 ? n : 1;
 }
 
@@ -70,8 +70,8 @@ static void expect_ref(const char *op, const fp_t *got, const ref_bn_t *want, co
     }
     ref_to_hex(hw, want);
     ref_to_hex(hg, reduced ? &g : &raw);
-    fail_msg("%s: a=%s b=%s: expected %s, got %s%s", op, ha, hb, hw, reduced ? "" : "Montgomery limbs ",
-             hg);
+    fail_msg("%s: a=%s b=%s: expected %s, got %s%s", op, ha, hb, hw,
+             reduced ? "" : "Montgomery limbs ", hg);
 }
 
 /* Fails, printing a, when a predicate of a gave got instead of want. */
@@ -91,6 +91,35 @@ static void expect_fp_equal(const char *what, const fp_t *got, const fp_t *want,
     ref_bn_t rw;
     ref_of(&rw, want);
     expect_ref(what, got, &rw, a, NULL);
+}
+
+/* Half the draws come from tu_rand_fp; the other half have Montgomery limbs
+ * made of runs (zero, all ones, one bit, ones above a random bit), which the
+ * carry chains of the multiplication see directly. */
+static void rand_fp(fp_t *out)
+{
+    if (tu_rand64() & 1) {
+        tu_rand_fp(out);
+        return;
+    }
+    for (;;) {
+        uint64_t l[FP_LIMBS];
+        uint8_t le[FP_BYTES];
+        for (int i = 0; i < FP_LIMBS; i++) {
+            switch (tu_rand64() % 5) {
+            case 0: l[i] = 0; break;
+            case 1: l[i] = UINT64_MAX; break;
+            case 2: l[i] = (uint64_t)1 << (tu_rand64() % 64); break;
+            case 3: l[i] = UINT64_MAX << (tu_rand64() % 64); break;
+            default: l[i] = tu_rand64(); break;
+            }
+        }
+        l[FP_LIMBS - 1] >>= 3; /* p < 2^381 */
+        for (int i = 0; i < FP_BYTES; i++)
+            le[i] = (uint8_t)(l[i / 8] >> (8 * (i % 8)));
+        if (fp_from_mont_le(out, le) == CUZK_OK)
+            return;
+    }
 }
 
 /* Edge values: 0, 1, 2, 3, p-1, p-2, (p-1)/2, (p+1)/2, powers of two at limb
@@ -344,7 +373,7 @@ static void test_fp_mont_le_is_a_times_2_384(void **state)
         fp_t a, b;
         ref_bn_t ra, raw, want;
         uint8_t le[FP_BYTES];
-        tu_rand_fp(&a);
+        rand_fp(&a);
         ref_of(&ra, &a);
         fp_to_mont_le(le, &a);
         ref_from_le(&raw, le, FP_BYTES);
@@ -354,7 +383,7 @@ static void test_fp_mont_le_is_a_times_2_384(void **state)
         assert_int_equal(ref_cmp(&raw, &want), 0);
 
         /* Any x < p read as Montgomery bytes means x * 2^-384. */
-        tu_rand_fp(&b);
+        rand_fp(&b);
         ref_of(&raw, &b);
         ref_to_le(le, FP_BYTES, &raw);
         assert_int_equal(fp_from_mont_le(&a, le), CUZK_OK);
@@ -389,8 +418,8 @@ static void binop_matches_ref(const char *name, fp_binop f, ref_binop g)
             check_binop(name, f, g, &e[i], &e[j]);
     for (int i = 0; i < iters(); i++) {
         fp_t a, b;
-        tu_rand_fp(&a);
-        tu_rand_fp(&b);
+        rand_fp(&a);
+        rand_fp(&b);
         if (i % 16 == 0)
             b = a;
         check_binop(name, f, g, &a, &b);
@@ -426,7 +455,7 @@ static void unop_matches_ref(const char *name, fp_unop f, ref_binop g)
         if (i < N_EDGES)
             a = e[i];
         else
-            tu_rand_fp(&a);
+            rand_fp(&a);
         f(&c, &a);
         ref_of(&ra, &a);
         g(&want, &ra, &ra, &P);
@@ -480,7 +509,7 @@ static void test_fp_inv_matches_ref(void **state)
     ref_sub(&pm2, &P, &t);
     /* a * inv(a) = 1 for nonzero a, computed in the reference. */
     for (int i = 0; i < iters(); i++) {
-        tu_rand_fp(&a);
+        rand_fp(&a);
         if (fp_is_zero(&a))
             continue;
         fp_inv(&c, &a);
@@ -492,7 +521,7 @@ static void test_fp_inv_matches_ref(void **state)
     }
     /* inv(a) = a^(p-2) by the reference's own exponentiation. */
     for (int i = 0; i < iters_slow(); i++) {
-        tu_rand_fp(&a);
+        rand_fp(&a);
         fp_inv(&c, &a);
         ref_of(&ra, &a);
         ref_powmod(&t, &ra, &pm2, &P);
@@ -537,7 +566,7 @@ static void test_fp_pow_var_matches_ref(void **state)
      * eighth round p - 1 (Fermat) and p (a^p = a) with a zero limb on top. */
     uint64_t fixed[FP_LIMBS + 1] = {0};
     for (int i = 0; i < iters_slow(); i++) {
-        tu_rand_fp(&a);
+        rand_fp(&a);
         for (uint64_t k = 0; k < 3; k++) {
             fixed[0] = k;
             check_pow(&a, fixed, 1);
@@ -562,8 +591,8 @@ static void test_fp_add_and_mul_commute(void **state)
     (void)state;
     for (int i = 0; i < iters(); i++) {
         fp_t a, b, x, y;
-        tu_rand_fp(&a);
-        tu_rand_fp(&b);
+        rand_fp(&a);
+        rand_fp(&b);
         fp_add(&x, &a, &b);
         fp_add(&y, &b, &a);
         expect_fp_equal("a + b = b + a", &x, &y, &a);
@@ -578,9 +607,9 @@ static void test_fp_add_and_mul_associate(void **state)
     (void)state;
     for (int i = 0; i < iters(); i++) {
         fp_t a, b, c, x, y;
-        tu_rand_fp(&a);
-        tu_rand_fp(&b);
-        tu_rand_fp(&c);
+        rand_fp(&a);
+        rand_fp(&b);
+        rand_fp(&c);
         fp_add(&x, &a, &b);
         fp_add(&x, &x, &c);
         fp_add(&y, &b, &c);
@@ -599,9 +628,9 @@ static void test_fp_mul_distributes_over_add(void **state)
     (void)state;
     for (int i = 0; i < iters(); i++) {
         fp_t a, b, c, x, y, t;
-        tu_rand_fp(&a);
-        tu_rand_fp(&b);
-        tu_rand_fp(&c);
+        rand_fp(&a);
+        rand_fp(&b);
+        rand_fp(&c);
         fp_add(&x, &b, &c);
         fp_mul(&x, &a, &x);
         fp_mul(&y, &a, &b);
@@ -616,8 +645,8 @@ static void test_fp_identities(void **state)
     (void)state;
     for (int i = 0; i < iters(); i++) {
         fp_t a, b, x, y;
-        tu_rand_fp(&a);
-        tu_rand_fp(&b);
+        rand_fp(&a);
+        rand_fp(&b);
         fp_add(&x, &a, &FP_ZERO);
         expect_fp_equal("a + 0 = a", &x, &a, &a);
         fp_mul(&x, &a, &FP_ONE);
@@ -652,8 +681,8 @@ static void test_fp_outputs_may_alias_inputs(void **state)
     static const fp_unop un[] = {fp_neg, fp_dbl, fp_sqr, fp_inv};
     for (int i = 0; i < iters() / 4; i++) {
         fp_t a, b, want, x;
-        tu_rand_fp(&a);
-        tu_rand_fp(&b);
+        rand_fp(&a);
+        rand_fp(&b);
         for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++) {
             bin[k](&want, &a, &b);
             x = a;
@@ -691,7 +720,7 @@ static void test_fp_mul_by_inverse_is_one(void **state)
         if (i < N_EDGES)
             a = e[i];
         else
-            tu_rand_fp(&a);
+            rand_fp(&a);
         fp_inv(&b, &a);
         if (fp_is_zero(&a)) {
             expect_fp_equal("inv(0) = 0", &b, &FP_ZERO, &a);
@@ -711,7 +740,7 @@ static void test_fp_sqrt_of_square_squares_back(void **state)
     (void)state;
     for (int i = 0; i < iters() / 4; i++) {
         fp_t x, s, r, t, nx;
-        tu_rand_fp(&x);
+        rand_fp(&x);
         fp_sqr(&s, &x);
         expect_pred("fp_sqrt(x^2)", &s, fp_sqrt(&r, &s), 1);
         fp_sqr(&t, &r);
@@ -735,7 +764,7 @@ static void test_fp_sqrt_is_a_to_p_plus_1_over_4(void **state)
     for (int i = 0; i < iters_slow(); i++) {
         fp_t x, s, r;
         ref_bn_t rs, want;
-        tu_rand_fp(&x);
+        rand_fp(&x);
         fp_sqr(&s, &x);
         assert_true(fp_sqrt(&r, &s));
         ref_of(&rs, &s);
@@ -757,7 +786,7 @@ static void test_fp_sqrt_of_non_square_fails(void **state)
     assert_false(fp_is_square(&m1));
     for (int i = 0; i < iters() / 4; i++) {
         fp_t x, ns;
-        tu_rand_fp(&x);
+        rand_fp(&x);
         if (fp_is_zero(&x))
             continue;
         fp_sqr(&ns, &x);
@@ -780,7 +809,7 @@ static void test_fp_is_square_matches_euler(void **state)
         if (i < N_EDGES)
             a = e[i];
         else
-            tu_rand_fp(&a);
+            rand_fp(&a);
         ref_of(&ra, &a);
         ref_powmod(&t, &ra, &HALF, &P);
         ref_set_u64(&one, 1);
@@ -801,7 +830,7 @@ static void test_fp_is_lex_largest_matches_ref(void **state)
         if (i < N_EDGES)
             a = e[i];
         else
-            tu_rand_fp(&a);
+            rand_fp(&a);
         ref_of(&ra, &a);
         expect_pred("fp_is_lex_largest", &a, fp_is_lex_largest(&a), ref_cmp(&ra, &HALF) > 0);
     }
@@ -884,7 +913,7 @@ static void test_fp_encodings_round_trip(void **state)
         fp_t a, b;
         uint8_t be[FP_BYTES], le[FP_BYTES], rev[FP_BYTES];
         uint64_t l[FP_LIMBS];
-        tu_rand_fp(&a);
+        rand_fp(&a);
         fp_to_be(be, &a);
         assert_int_equal(fp_from_be(&b, be), CUZK_OK);
         assert_memory_equal(&a, &b, sizeof a);

@@ -22,7 +22,7 @@ static int iters(void)
 /* For checks that exponentiate by p (about a millisecond each). */
 static int iters_slow(void)
 {
-    int n = tu_iters(1000) / 50;
+    int n = tu_iters(1000) / 25;
     return n > 0 ? n : 1;
 }
 
@@ -58,8 +58,7 @@ static void fp_hex(char out[2 * FP_BYTES + 3], const fp_t *a)
 }
 
 /* Coefficient i of an Fp12 is c(i/6).c((i%6)/2).c(i%2). */
-static void expect_coeffs(const char *what, const fp_t *const *got, const fp_t *const *want,
-                          int n)
+static void expect_coeffs(const char *what, const fp_t *const *got, const fp_t *const *want, int n)
 {
     for (int i = 0; i < n; i++) {
         if (fp_equal(got[i], want[i]))
@@ -441,8 +440,7 @@ static void test_fp2_sqrt_succeeds_iff_norm_is_square(void **state)
         tu_rand_fp2(&a);
         int want = norm_is_square(&a);
         if (fp2_sqrt(&r, &a) != want)
-            fail_on_fp2(want ? "fp2_sqrt rejected a square" : "fp2_sqrt accepted a non-square",
-                        &a);
+            fail_on_fp2(want ? "fp2_sqrt rejected a square" : "fp2_sqrt accepted a non-square", &a);
     }
 }
 

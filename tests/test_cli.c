@@ -26,7 +26,7 @@ static void test_demo_passes(void **state)
 {
     (void)state;
     assert_int_equal(run_cli("demo", out, sizeof out), 0);
-    assert_non_null(strstr(out, "8 of 8 checks passed"));
+    assert_non_null(strstr(out, "10 of 10 checks passed"));
     assert_null(strstr(out, "FAIL"));
 }
 
@@ -62,6 +62,214 @@ static void test_bench_field_prints_json(void **state)
     }
 }
 
+static char *data(const char *rel)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", CUZK_TESTDATA_DIR, rel);
+    return buf[k];
+}
+
+static char tmpdir[256];
+
+static int setup_tmp(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-cli-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_tmp(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *tmp(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static int files_equal(const char *a, const char *b)
+{
+    size_t la, lb;
+    uint8_t *x = tu_read_file(a, &la), *y = tu_read_file(b, &lb);
+    int eq = x && y && la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return eq;
+}
+
+static void test_prove_verify_zkey(void **state)
+{
+    (void)state;
+    char args[2048];
+    const char *d = "snarkjs/multiplier";
+    char zk[256], wt[256], vk[256], r0[256], p0[256];
+    snprintf(zk, sizeof zk, "%s", data("snarkjs/multiplier/multiplier.zkey"));
+    snprintf(wt, sizeof wt, "%s", data("snarkjs/multiplier/witness.wtns"));
+    snprintf(vk, sizeof vk, "%s", data("snarkjs/multiplier/verification_key.json"));
+    snprintf(r0, sizeof r0, "%s", data("snarkjs/multiplier/proof_rs0.json"));
+    snprintf(p0, sizeof p0, "%s", data("snarkjs/multiplier/public_rs0.json"));
+    (void)d;
+    /* deterministic proof: byte for byte snarkjs's */
+    snprintf(args, sizeof args, "prove --r 0 --s 0 '%s' '%s' '%s' '%s'", zk, wt, tmp("p0.json"),
+             tmp("pub0.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_true(files_equal(tmp("p0.json"), r0));
+    assert_true(files_equal(tmp("pub0.json"), p0));
+    /* random proof verifies; snarkjs's own proof verifies */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, tmp("p.json"), tmp("pub.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_false(files_equal(tmp("p.json"), r0));
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, tmp("pub.json"), tmp("p.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "OK"));
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk,
+             data("snarkjs/multiplier/public.json"), data("snarkjs/multiplier/proof.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    /* a changed public signal: invalid, exit 1 */
+    FILE *f = fopen(tmp("bad_pub.json"), "w");
+    assert_non_null(f);
+    fputs("[\n \"1035\",\n \"11\"\n]", f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, tmp("bad_pub.json"), tmp("p.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "INVALID"));
+    /* export-vkey reproduces snarkjs's verification_key.json */
+    snprintf(args, sizeof args, "export-vkey '%s' '%s'", zk, tmp("vk.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_true(files_equal(tmp("vk.json"), vk));
+}
+
+static void test_bad_inputs_exit_2(void **state)
+{
+    (void)state;
+    char args[2048];
+    /* a witness of another circuit */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'",
+             data("snarkjs/multiplier/multiplier.zkey"), data("snarkjs/sha256_64/witness.wtns"),
+             tmp("x.json"), tmp("y.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "witness"));
+    /* missing and truncated files */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", tmp("nope.zkey"),
+             data("snarkjs/multiplier/witness.wtns"), tmp("x.json"), tmp("y.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    size_t len;
+    uint8_t *zk = tu_read_file(data("snarkjs/multiplier/multiplier.zkey"), &len);
+    assert_non_null(zk);
+    FILE *f = fopen(tmp("trunc.zkey"), "wb");
+    assert_non_null(f);
+    fwrite(zk, 1, len / 2, f);
+    fclose(f);
+    free(zk);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", tmp("trunc.zkey"),
+             data("snarkjs/multiplier/witness.wtns"), tmp("x.json"), tmp("y.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "trunc.zkey"));
+    /* an empty witness file */
+    f = fopen(tmp("empty.wtns"), "wb");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'",
+             data("snarkjs/multiplier/multiplier.zkey"), tmp("empty.wtns"), tmp("x.json"),
+             tmp("y.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    /* a witness that breaks a constraint, named by --r1cs */
+    uint8_t *w = tu_read_file(data("snarkjs/multiplier/witness.wtns"), &len);
+    assert_non_null(w);
+    w[len - 32] ^= 1; /* last wire's low byte */
+    f = fopen(tmp("bad.wtns"), "wb");
+    assert_non_null(f);
+    fwrite(w, 1, len, f);
+    fclose(f);
+    free(w);
+    snprintf(args, sizeof args, "prove --r1cs '%s' '%s' '%s' '%s' '%s'",
+             data("snarkjs/multiplier/multiplier.r1cs"), data("snarkjs/multiplier/multiplier.zkey"),
+             tmp("bad.wtns"), tmp("x.json"), tmp("y.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "constraint"));
+    /* without --r1cs the check of the proof catches it */
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'",
+             data("snarkjs/multiplier/multiplier.zkey"), tmp("bad.wtns"), tmp("x.json"),
+             tmp("y.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "verification"));
+}
+
+static void test_setup_prove_verify_bellperson(void **state)
+{
+    (void)state;
+    char args[2048];
+    const char *r1 = data("snarkjs/multiplier/multiplier.r1cs");
+    const char *wt = data("snarkjs/multiplier/witness.wtns");
+    snprintf(args, sizeof args, "setup --format bellperson --seed 7 --vk '%s' '%s' '%s'",
+             tmp("m.vk"), r1, tmp("m.params"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "insecure"));
+    /* two partitions (the same witness twice) */
+    snprintf(args, sizeof args, "prove --format bellperson '%s' '%s' '%s' '%s' '%s'",
+             tmp("m.params"), r1, wt, wt, tmp("proofs.bin"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    /* the public inputs of multiplier are c = 1034, b = 11 */
+    FILE *f = fopen(tmp("inputs.txt"), "w");
+    assert_non_null(f);
+    fputs("1034\n11\n0x40a\n0x0b\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify --format bellperson '%s' '%s' '%s'", tmp("m.vk"),
+             tmp("proofs.bin"), tmp("inputs.txt"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    f = fopen(tmp("inputs_bad.txt"), "w");
+    assert_non_null(f);
+    fputs("1034\n11\n1034\n12\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify --format bellperson '%s' '%s' '%s'", tmp("m.vk"),
+             tmp("proofs.bin"), tmp("inputs_bad.txt"));
+    assert_int_equal(run_cli(args, out, sizeof out), 1);
+    f = fopen(tmp("inputs_short.txt"), "w");
+    assert_non_null(f);
+    fputs("1034\n11\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "verify --format bellperson '%s' '%s' '%s'", tmp("m.vk"),
+             tmp("proofs.bin"), tmp("inputs_short.txt"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    /* zkey from our setup: prove and verify with the exported key */
+    snprintf(args, sizeof args, "setup --format zkey --vkey-json '%s' '%s' '%s'", tmp("m_vk.json"),
+             r1, tmp("m.zkey"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", tmp("m.zkey"), wt, tmp("mp.json"),
+             tmp("mpub.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", tmp("m_vk.json"), tmp("mpub.json"),
+             tmp("mp.json"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+}
+
+static void test_info(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args, "info '%s'", data("snarkjs/sha256_64/sha256_64.r1cs"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "constraints 63106"));
+    snprintf(args, sizeof args, "info '%s'", data("snarkjs/sha256_64/sha256_64.zkey"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "domain 2^16"));
+    snprintf(args, sizeof args, "info '%s'", data("snarkjs/sha256_64/witness.wtns"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "values 62483"));
+    snprintf(args, sizeof args, "info '%s'", data("filecoin/README.md"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+}
+
 int main(void)
 {
     tu_init("test_cli");
@@ -69,6 +277,10 @@ int main(void)
         cmocka_unit_test(test_demo_passes),
         cmocka_unit_test(test_usage_errors_exit_2),
         cmocka_unit_test(test_bench_field_prints_json),
+        cmocka_unit_test(test_prove_verify_zkey),
+        cmocka_unit_test(test_bad_inputs_exit_2),
+        cmocka_unit_test(test_setup_prove_verify_bellperson),
+        cmocka_unit_test(test_info),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

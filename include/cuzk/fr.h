@@ -46,6 +46,10 @@ cuzk_status fr_from_le(fr_t *out, const uint8_t in[FR_BYTES]);
 void fr_to_be(uint8_t out[FR_BYTES], const fr_t *a);
 void fr_to_le(uint8_t out[FR_BYTES], const fr_t *a);
 
+/* A uniformly random element from the kernel's CSPRNG (getrandom);
+ * CUZK_ERR_IO when no randomness is available. */
+cuzk_status fr_random(fr_t *out, cuzk_error_t *err);
+
 /* Roots of unity. Two conventions exist for the same field:
  *  FR_ROOTS_BELLMAN: omega_32 = 7^((r-1)/2^32)  (bellman, bellperson, Filecoin)
  *  FR_ROOTS_FFJS:    omega_32 = 5^((r-1)/2^32)  (ffjavascript, snarkjs)

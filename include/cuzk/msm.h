@@ -8,13 +8,23 @@
  *   MSM_BASES_ZCASH   zcash uncompressed big-endian (96 / 192 bytes),
  *                     as in bellperson .params files
  * Decoding here does no curve or subgroup check: keys are validated when
- * loaded (or in their checked mode); infinity entries are skipped.
- * Scalars are fr_t in Montgomery form.
+ * loaded (or in their checked mode); infinity entries are skipped. ZCASH
+ * flag bits are masked off (0x40 in byte 0 marks infinity); a coordinate
+ * >= p decodes as zero. Scalars are fr_t in Montgomery form, fully reduced.
  *
  * msm_g1 / msm_g2 are 0/1-aware: zero scalars are skipped, scalars equal to
  * one are summed with plain additions, and the rest go through Pippenger with
  * signed-digit windows chosen from their count. Multi-threaded (threads <= 0:
- * all CPUs). Returns CUZK_ERR_NOMEM when scratch memory is not available. */
+ * all CPUs, or CUZK_THREADS); the result is the same point for any thread
+ * count (its Jacobian coordinates may differ). Scratch memory is about
+ * threads x 2^(c-1) buckets per window set (at most 64 MiB unless one window
+ * needs more) plus a few hundred decoded points per thread.
+ *
+ * Returns CUZK_OK; CUZK_ERR_ARG when out is NULL, or n > 0 and bases,
+ * bases->data or scalars is NULL or the format unknown; CUZK_ERR_NOMEM when
+ * scratch memory is not available. n = 0 gives infinity (other pointers may
+ * then be NULL). Whenever out is non-NULL and the call fails, *out is
+ * infinity. Reentrant: calls share no state. */
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H
 
@@ -41,7 +51,8 @@ typedef struct msm_bases {
     msm_base_format fmt;
 } msm_bases_t;
 
-/* Decodes bases [start, start + count) into out (no checks). */
+/* Decodes bases [start, start + count) into out, unchecked, as the MSM
+ * reads them (infinity as (0, 0)). */
 void msm_g1_bases_get(g1_affine_t *out, const msm_bases_t *b, size_t start, size_t count);
 void msm_g2_bases_get(g2_affine_t *out, const msm_bases_t *b, size_t start, size_t count);
 

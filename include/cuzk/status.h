@@ -27,7 +27,9 @@ typedef enum cuzk_status {
     CUZK_ERR_FORMAT,           /* a file that does not follow its format */
     CUZK_ERR_NOMEM,            /* allocation failed */
     CUZK_ERR_UNSUPPORTED,      /* valid, but not something cuzk does */
-    CUZK_ERR_INTERNAL          /* a broken invariant: a bug */
+    CUZK_ERR_INTERNAL,         /* a broken invariant: a bug */
+    CUZK_ERR_CUDA,             /* a CUDA runtime call or kernel launch failed */
+    CUZK_ERR_NO_DEVICE         /* GPU work asked for where there is no GPU */
 } cuzk_status;
 
 #define CUZK_ERRMSG_MAX 256

@@ -5,6 +5,11 @@
 
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_export_vkey(int argc, char **argv);
 
 /* `cuzk bench <what>` subcommands, one file each (bench_<what>.c); argv[0]
  * is <what>. */

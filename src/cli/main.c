@@ -9,9 +9,15 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: cuzk <command> [args]\n"
             "commands:\n"
-            "  demo            self-check of the BLS12-381 arithmetic (pairing, encodings)\n"
-            "  bench field     field, curve and pairing microbenchmarks (JSON lines + table)\n"
-            "  help            this text\n");
+            "  demo            setup, prove and verify a built-in circuit (both key formats)\n"
+            "  prove           make a Groth16 proof (snarkjs zkey or bellperson params)\n"
+            "  verify          check proofs (snarkjs JSON or bellperson .vk + proofs)\n"
+            "  setup           INSECURE test setup: a key with known toxic waste\n"
+            "  export-vkey     verification_key.json from a zkey\n"
+            "  info            what a .r1cs, .wtns, .zkey, .params or .vk file holds\n"
+            "  bench           benchmarks: field, ntt, msm (JSON lines + table)\n"
+            "  help            this text\n"
+            "Run a command without arguments for its usage.\n");
 }
 
 int main(int argc, char **argv)
@@ -21,10 +27,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "demo"))
-        return cmd_demo(argc - 1, argv + 1);
-    if (!strcmp(cmd, "bench"))
-        return cmd_bench(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {{"demo", cmd_demo},     {"bench", cmd_bench},   {"prove", cmd_prove},
+                {"verify", cmd_verify}, {"setup", cmd_setup},   {"info", cmd_info},
+                {"export-vkey", cmd_export_vkey}};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(cmd, cmds[i].name))
+            return cmds[i].fn(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;

@@ -1,6 +1,8 @@
 /* Fr arithmetic: Montgomery form over four 64-bit limbs (see include/cuzk/fr.h). */
 #include "cuzk/fr.h"
 
+#include <sys/random.h>
+
 #include "constants_gen.h"
 #include "cpu_features.h"
 #include "mont_asm_x86.h"
@@ -144,4 +146,18 @@ cuzk_status fr_root_of_unity(fr_t *out, fr_roots conv, unsigned log_n)
         fr_sqr(&w, &w);
     *out = w;
     return CUZK_OK;
+}
+
+cuzk_status fr_random(fr_t *out, cuzk_error_t *err)
+{
+    /* rejection sampling: 255 random bits, redrawn while >= r (p ~ 0.55) */
+    for (int tries = 0; tries < 1000; tries++) {
+        uint64_t l[FR_LIMBS];
+        if (getrandom(l, sizeof l, 0) != (ssize_t)sizeof l)
+            return cuzk_error_set(err, CUZK_ERR_IO, "getrandom failed");
+        l[FR_LIMBS - 1] &= 0x7fffffffffffffffULL;
+        if (fr_from_limbs(out, l) == CUZK_OK)
+            return CUZK_OK;
+    }
+    return cuzk_error_set(err, CUZK_ERR_IO, "getrandom gave no value below r");
 }

@@ -20,6 +20,8 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_NOMEM: return "out of memory";
     case CUZK_ERR_UNSUPPORTED: return "unsupported";
     case CUZK_ERR_INTERNAL: return "internal error";
+    case CUZK_ERR_CUDA: return "CUDA error";
+    case CUZK_ERR_NO_DEVICE: return "no CUDA device";
     }
     return "unknown status";
 }

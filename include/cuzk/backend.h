@@ -1,0 +1,44 @@
+/* The backend interface: the few operations of a Groth16 proof that run on
+ * a device (the CPU reference or CUDA). The prover calls only these, so CPU
+ * and GPU share one prover and one test body. */
+#ifndef CUZK_BACKEND_H
+#define CUZK_BACKEND_H
+
+#include <stddef.h>
+
+#include "cuzk/circuit.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
+#include "cuzk/msm.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum groth16_convention {
+    GROTH16_SNARKJS = 0,
+    GROTH16_BELLPERSON = 1
+} groth16_convention;
+
+/* What a backend computes; the prover never knows which one runs. */
+typedef struct groth16_backend {
+    const char *name;
+    void *ctx;
+    /* p[0..m) = the H-MSM scalars of the key's convention (bellperson uses
+     * the first m - 1) from the circuit and the witness. */
+    cuzk_status (*h_scalars)(void *ctx, fr_t *p, const circuit_t *c, const fr_t *w,
+                             unsigned log_m, groth16_convention conv, int threads,
+                             cuzk_error_t *err);
+    cuzk_status (*msm_g1)(void *ctx, g1_jac_t *out, const msm_bases_t *b, const fr_t *s,
+                          size_t n, int threads);
+    cuzk_status (*msm_g2)(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s,
+                          size_t n, int threads);
+} groth16_backend_t;
+
+extern const groth16_backend_t GROTH16_BACKEND_CPU;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

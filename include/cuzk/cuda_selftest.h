@@ -1,0 +1,94 @@
+/* Self-test of the CUDA device arithmetic (the .cuh headers in src/backend/cuda): runs
+ * one field or curve operation elementwise over arrays, on the GPU or in
+ * the host emulation of the same device code, so that tests compare it
+ * with the host library (tests/test_cuda_arith.c).
+ *
+ * Defined in libcuzk_cuda (builds with nvcc only). Element types are the
+ * host's (fp_t, fr_t, fp2_t, g1_jac_t, g1_affine_t, g2_...): the device
+ * types have the same bytes. Rules as in status.h: outputs first, err may
+ * be NULL, nothing exits. Reentrant; the device target uses device 0 and
+ * its own stream, never the default stream. */
+#ifndef CUZK_CUDA_SELFTEST_H
+#define CUZK_CUDA_SELFTEST_H
+
+#include <stddef.h>
+
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the operation runs. */
+typedef enum cuzk_cuda_target {
+    CUZK_CUDA_TARGET_DEVICE = 0,  /* kernels on CUDA device 0 */
+    CUZK_CUDA_TARGET_HOST_EMU = 1 /* the device code compiled for the host, PTX carry
+                                     chains emulated (src/backend/cuda/ptx.cuh) */
+} cuzk_cuda_target;
+
+/* out[i] = op(a[i], b[i]) for i < n. Types: out <- a, b.
+ * "jac" is Jacobian, "aff" affine; XYZZ ops take Jacobian inputs, convert
+ * them to XYZZ (X, Y, Z^2, Z^3), operate, and return xyzz_to_jac's result
+ * (the same point as the host's, other coordinates). */
+typedef enum cuzk_cuda_op {
+    CUZK_CUDA_OP_FP_ADD = 0,       /* fp_t <- fp_t, fp_t */
+    CUZK_CUDA_OP_FP_SUB,           /* fp_t <- fp_t, fp_t */
+    CUZK_CUDA_OP_FP_NEG,           /* fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_DBL,           /* fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_MUL,           /* fp_t <- fp_t, fp_t */
+    CUZK_CUDA_OP_FP_SQR,           /* fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_TO_MONT,       /* fp_t <- canonical limbs < p in an fp_t */
+    CUZK_CUDA_OP_FP_FROM_MONT,     /* canonical limbs in an fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_CMP,           /* uint32_t <- fp_t, fp_t: equal(a, b) | is_zero(a) << 1
+                                      | is_one(a) << 2 */
+    CUZK_CUDA_OP_FR_ADD,           /* fr_t <- fr_t, fr_t */
+    CUZK_CUDA_OP_FR_SUB,           /* fr_t <- fr_t, fr_t */
+    CUZK_CUDA_OP_FR_NEG,           /* fr_t <- fr_t */
+    CUZK_CUDA_OP_FR_MUL,           /* fr_t <- fr_t, fr_t */
+    CUZK_CUDA_OP_FR_SQR,           /* fr_t <- fr_t */
+    CUZK_CUDA_OP_FR_TO_MONT,       /* fr_t <- canonical limbs < r in an fr_t */
+    CUZK_CUDA_OP_FR_FROM_MONT,     /* canonical limbs in an fr_t <- fr_t */
+    CUZK_CUDA_OP_FP2_MUL,          /* fp2_t <- fp2_t, fp2_t */
+    CUZK_CUDA_OP_FP2_SQR,          /* fp2_t <- fp2_t */
+    CUZK_CUDA_OP_G1_ADD,           /* g1_jac_t <- g1_jac_t, g1_jac_t */
+    CUZK_CUDA_OP_G1_ADD_MIXED,     /* g1_jac_t <- g1_jac_t, g1_affine_t */
+    CUZK_CUDA_OP_G1_DBL,           /* g1_jac_t <- g1_jac_t */
+    CUZK_CUDA_OP_G1_NEG,           /* g1_jac_t <- g1_jac_t */
+    CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED, /* g1_jac_t <- g1_jac_t, g1_affine_t (madd-2008-s) */
+    CUZK_CUDA_OP_G1_XYZZ_ADD,      /* g1_jac_t <- g1_jac_t, g1_jac_t (add-2008-s) */
+    CUZK_CUDA_OP_G1_XYZZ_DBL,      /* g1_jac_t <- g1_jac_t (dbl-2008-s-1) */
+    CUZK_CUDA_OP_G2_ADD,           /* g2_jac_t <- g2_jac_t, g2_jac_t */
+    CUZK_CUDA_OP_G2_ADD_MIXED,     /* g2_jac_t <- g2_jac_t, g2_affine_t */
+    CUZK_CUDA_OP_G2_DBL,           /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_G2_NEG,           /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_G2_XYZZ_ADD_MIXED, /* g2_jac_t <- g2_jac_t, g2_affine_t */
+    CUZK_CUDA_OP_G2_XYZZ_ADD,      /* g2_jac_t <- g2_jac_t, g2_jac_t */
+    CUZK_CUDA_OP_G2_XYZZ_DBL,      /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_COUNT
+} cuzk_cuda_op;
+
+typedef struct cuzk_cuda_op_info {
+    const char *name;          /* "fp_mul", also the kernel's: selftest_fp_mul */
+    size_t out_size;           /* bytes per element of out */
+    size_t a_size;             /* ... of a */
+    size_t b_size;             /* ... of b; 0 for unary ops (b is not read) */
+} cuzk_cuda_op_info_t;
+
+/* Returns the op's row, or NULL when op is not a cuzk_cuda_op below COUNT. */
+const cuzk_cuda_op_info_t *cuzk_cuda_op_info(cuzk_cuda_op op);
+
+/* Runs op over n elements.
+ * In: a (n elements), b (n elements; may be NULL for unary ops), n >= 0.
+ * Out: out (n elements), every element written; the device target fills
+ * its device buffer with 0xff bytes first, so an element a kernel skips
+ * comes back as 0xff bytes.
+ * Returns CUZK_OK; CUZK_ERR_ARG for an unknown op or target, or n > 0 with
+ * out, a or (binary ops) b NULL; CUZK_ERR_NO_DEVICE for the device target
+ * without a GPU; CUZK_ERR_CUDA with file:line and the CUDA error in err. */
+cuzk_status cuzk_cuda_selftest_run(cuzk_cuda_target target, cuzk_cuda_op op, void *out,
+                                   const void *a, const void *b, size_t n, cuzk_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,45 @@
+/* snarkjs .wtns (version 2) witnesses over BLS12-381 r.
+ *
+ * File (iden3 container, magic "wtns", see src/formats/binfile.h):
+ *   section 1 header: u32 n8 (= 32), prime (n8 bytes, = r), u32 nWitness;
+ *   section 2 values: nWitness plain (not Montgomery) n8-byte little-endian
+ *     integers, each < r.
+ * Values come out as fr_t in Montgomery form, in wire order (w[0] = 1 for a
+ * circom witness; not enforced here, see r1cs_check_witness).
+ *
+ * Rules: outputs first; err may be NULL; wtns_free releases (safe on a zeroed
+ * or already freed struct). */
+#ifndef CUZK_WTNS_H
+#define CUZK_WTNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/fr.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wtns {
+    fr_t *w;    /* n values, Montgomery form, owned */
+    uint32_t n; /* nWitness */
+} wtns_t;
+
+/* Reads path (mapped, closed before returning) on `threads` threads for the
+ * conversion (<= 0: all CPUs).
+ * Returns: CUZK_ERR_IO, CUZK_ERR_FORMAT (container, sizes),
+ * CUZK_ERR_NONCANONICAL (a value >= r; the message gives its index),
+ * CUZK_ERR_UNSUPPORTED (another version or prime), CUZK_ERR_NOMEM.
+ * On failure *out is zeroed. */
+cuzk_status wtns_read(wtns_t *out, const char *path, int threads, cuzk_error_t *err);
+/* The same from a buffer; name labels messages (NULL: "<buffer>"). */
+cuzk_status wtns_read_mem(wtns_t *out, const uint8_t *data, size_t size, const char *name,
+                          int threads, cuzk_error_t *err);
+void wtns_free(wtns_t *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,26 @@
+/* The CPU MSM over G1 (see include/cuzk/msm.h; written once in msm_impl.h). */
+#include "cuzk/msm.h"
+
+#include "msm_internal.h"
+
+#define EC(name) g1_##name
+#define EC_AFF g1_affine_t
+#define EC_JAC g1_jac_t
+#define F_T fp_t
+#define F_ONE FP_ONE
+#define F_add fp_add
+#define F_sub fp_sub
+#define F_dbl fp_dbl
+#define F_mul fp_mul
+#define F_sqr fp_sqr
+#define F_is_zero fp_is_zero
+#define XYZZ(name) g1_xyzz_##name
+#define XYZZ_T g1_xyzz_t
+#define MSM(suffix) msm_g1##suffix
+#define MSM_NFP 2
+
+/* Where each fp_t of the struct sits in the zcash encoding: x | y. */
+static const unsigned zcash_perm[MSM_NFP] = {0, 1};
+
+#include "msm_xyzz.h"
+#include "msm_impl.h"

@@ -1,0 +1,335 @@
+/* The CPU MSM, written once for G1 and G2 (see include/cuzk/msm.h and
+ * msm_internal.h). The including file defines the ec_impl.h macros (EC,
+ * EC_AFF, EC_JAC, F_T, F_xxx), XYZZ / XYZZ_T for the bucket type, and
+ *   MSM(suffix)     the public names: MSM(), MSM(_pippenger), MSM(_bases_get)
+ *   MSM_NFP         fp_t coordinates per affine point (2 or 4)
+ *   zcash_perm[]    (a static array) for each of them, its index in the
+ *                   zcash encoding
+ *
+ * Threading: a run splits the scalars into one contiguous range per thread
+ * (balanced on the scalars it will take) and makes one pass over the bases
+ * per window set; in a pass each thread decodes its points MSM_CHUNK at a
+ * time, adds them into its own buckets for every window of the set, then
+ * reduces those buckets to one partial sum per window. The partial sums are
+ * added in thread order, so the result is the same point for any thread
+ * count. Scratch: threads x set x 2^(c-1) buckets plus MSM_CHUNK decoded
+ * points and canonical scalars per thread; the bases are never copied. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/parallel.h"
+
+#define BASE_BYTES sizeof(EC_AFF)
+_Static_assert(sizeof(EC_AFF) == MSM_NFP * FP_BYTES, "affine points are packed fp_t");
+_Static_assert(sizeof(fp_t) == FP_BYTES, "fp_t is its LEM bytes");
+
+static void decode_one(EC_AFF *out, const uint8_t *p, msm_base_format fmt)
+{
+    /* AFFINE and LEM records are the fp_t limbs themselves (little-endian
+     * Montgomery), possibly unaligned. */
+    if (fmt != MSM_BASES_ZCASH) {
+        memcpy(out, p, sizeof *out);
+        return;
+    }
+    if (p[0] & 0x40) {
+        EC(affine_set_inf)(out);
+        return;
+    }
+    uint8_t first[FP_BYTES];
+    memcpy(first, p, FP_BYTES);
+    first[0] &= 0x1f; /* compression, infinity and sign flags */
+    fp_t c[MSM_NFP];
+    for (unsigned i = 0; i < MSM_NFP; i++) {
+        unsigned z = zcash_perm[i];
+        /* Unchecked: a non-canonical coordinate decodes to zero. */
+        if (fp_from_be(&c[i], z ? p + z * FP_BYTES : first) != CUZK_OK)
+            c[i] = FP_ZERO;
+    }
+    memcpy(out, c, sizeof *out);
+}
+
+void MSM(_bases_get)(EC_AFF *out, const msm_bases_t *b, size_t start, size_t count)
+{
+    if (count == 0)
+        return;
+    const uint8_t *p = (const uint8_t *)b->data + start * BASE_BYTES;
+    for (size_t i = 0; i < count; i++)
+        decode_one(&out[i], p + i * BASE_BYTES, b->fmt);
+}
+
+/* ---- Pippenger ---- */
+
+typedef struct pip_job {
+    const msm_plan_t *plan;
+    const uint8_t *bases;
+    msm_base_format fmt;
+    const fr_t *scalars;
+    unsigned w0, w1;         /* this pass's windows */
+    XYZZ_T *buckets;         /* per thread: set x plan->buckets */
+    EC_AFF *pts;             /* per thread: MSM_CHUNK */
+    uint64_t (*k)[FR_LIMBS]; /* per thread: MSM_CHUNK */
+    XYZZ_T *partial;         /* [thread][window] */
+} pip_job_t;
+
+static inline void prefetch_bucket(const XYZZ_T *b)
+{
+    for (size_t off = 0; off < sizeof *b; off += 64)
+        __builtin_prefetch((const char *)b + off, 1, 3);
+}
+
+/* Adds the m points into window w's buckets, negated for negative digits.
+ * Buckets are touched at random: the one needed MSM_PREFETCH points ahead
+ * is fetched while the current addition runs. */
+#define MSM_PREFETCH 2
+static void pip_accumulate(XYZZ_T *bk, const EC_AFF *pts, const uint64_t (*k)[FR_LIMBS], size_t m,
+                           unsigned c, unsigned w)
+{
+    int32_t dig[MSM_CHUNK];
+    for (size_t i = 0; i < m; i++)
+        dig[i] = msm_digit(k[i], c, w);
+    for (size_t i = 0; i < m; i++) {
+        if (i + MSM_PREFETCH < m && dig[i + MSM_PREFETCH])
+            prefetch_bucket(&bk[abs(dig[i + MSM_PREFETCH]) - 1]);
+        int32_t d = dig[i];
+        if (d > 0) {
+            XYZZ(add_affine)(&bk[d - 1], &bk[d - 1], &pts[i]);
+        } else if (d < 0) {
+            EC_AFF neg;
+            EC(affine_neg)(&neg, &pts[i]);
+            XYZZ(add_affine)(&bk[-d - 1], &bk[-d - 1], &neg);
+        }
+    }
+}
+
+/* out = sum_b (b + 1) bk[b] by running sums, high bucket first: 2(nb)
+ * additions instead of a multiplication per bucket. */
+static void pip_reduce(XYZZ_T *out, const XYZZ_T *bk, unsigned nb)
+{
+    XYZZ_T run, sum;
+    XYZZ(set_inf)(&run);
+    XYZZ(set_inf)(&sum);
+    for (unsigned b = nb; b-- > 0;) {
+        XYZZ(add)(&run, &run, &bk[b]);
+        XYZZ(add)(&sum, &sum, &run);
+    }
+    *out = sum;
+}
+
+static void pip_thread(pip_job_t *j, size_t t)
+{
+    const msm_plan_t *pl = j->plan;
+    size_t nb = pl->buckets;
+    unsigned nw = j->w1 - j->w0;
+    XYZZ_T *bk = j->buckets + t * pl->set * nb;
+    EC_AFF *pts = j->pts + t * MSM_CHUNK;
+    uint64_t(*k)[FR_LIMBS] = j->k + t * MSM_CHUNK;
+    for (size_t i = 0; i < nw * nb; i++)
+        XYZZ(set_inf)(&bk[i]);
+    for (size_t pos = pl->bounds[t], end = pl->bounds[t + 1]; pos < end;) {
+        size_t m = 0;
+        for (; pos < end && m < MSM_CHUNK; pos++) {
+            const fr_t *s = &j->scalars[pos];
+            if (fr_is_zero(s) || (pl->select == MSM_SELECT_OTHER && fr_is_one(s)))
+                continue;
+            decode_one(&pts[m], j->bases + pos * BASE_BYTES, j->fmt);
+            if (EC(affine_is_inf)(&pts[m]))
+                continue;
+            fr_to_limbs(k[m], s);
+            m++;
+        }
+        for (unsigned w = 0; w < nw; w++)
+            pip_accumulate(bk + w * nb, pts, (const uint64_t(*)[FR_LIMBS])k, m, pl->c, j->w0 + w);
+    }
+    for (unsigned w = 0; w < nw; w++) {
+        unsigned win = j->w0 + w;
+        pip_reduce(&j->partial[t * pl->windows + win], bk + w * nb,
+                   win == pl->windows - 1 ? pl->top_buckets : pl->buckets);
+    }
+}
+
+static void pip_range(void *ctx, size_t t0, size_t t1)
+{
+    for (size_t t = t0; t < t1; t++)
+        pip_thread(ctx, t);
+}
+
+/* Bucket arrays start on a cache line (a G1 XYZZ bucket is 3 lines). */
+static void *alloc_lines(size_t bytes)
+{
+    return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+}
+
+static void pip_combine(EC_JAC *out, const msm_plan_t *pl, const XYZZ_T *partial)
+{
+    /* Horner over the windows, top first: acc = 2^c acc + S_w. */
+    EC_JAC acc, s;
+    EC(jac_set_inf)(&acc);
+    for (unsigned w = pl->windows; w-- > 0;) {
+        for (unsigned i = 0; i < pl->c && !EC(jac_is_inf)(&acc); i++)
+            EC(dbl)(&acc, &acc);
+        XYZZ_T sum;
+        XYZZ(set_inf)(&sum);
+        for (int t = 0; t < pl->threads; t++)
+            XYZZ(add)(&sum, &sum, &partial[(size_t)t * pl->windows + w]);
+        XYZZ(to_jac)(&s, &sum);
+        EC(add)(&acc, &acc, &s);
+    }
+    *out = acc;
+}
+
+/* Pippenger over the scalars that `select` takes among [0, n); count of
+ * them, spread over threads by block_weight (see msm_plan_new). */
+static cuzk_status pippenger(EC_JAC *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                             size_t count, const uint32_t *block_weight, int threads,
+                             msm_select select, unsigned c)
+{
+    msm_plan_t *pl = msm_plan_new(n, count, block_weight, threads, c, sizeof(XYZZ_T), select);
+    if (!pl)
+        return CUZK_ERR_NOMEM;
+    size_t t = (size_t)pl->threads;
+    pip_job_t job = {
+        .plan = pl,
+        .bases = bases->data,
+        .fmt = bases->fmt,
+        .scalars = scalars,
+        .buckets = alloc_lines(t * pl->set * pl->buckets * sizeof(XYZZ_T)),
+        .pts = malloc(t * MSM_CHUNK * sizeof(EC_AFF)),
+        .k = malloc(t * MSM_CHUNK * sizeof *job.k),
+        .partial = malloc(t * pl->windows * sizeof(XYZZ_T)),
+    };
+    cuzk_status st = CUZK_ERR_NOMEM;
+    if (job.buckets && job.pts && job.k && job.partial) {
+        st = CUZK_OK;
+        for (unsigned w0 = 0; w0 < pl->windows && st == CUZK_OK; w0 += pl->set) {
+            job.w0 = w0;
+            job.w1 = w0 + pl->set < pl->windows ? w0 + pl->set : pl->windows;
+            st = parallel_for(t, 1, pl->threads, pip_range, &job);
+        }
+        if (st == CUZK_OK)
+            pip_combine(out, pl, job.partial);
+    }
+    free(job.buckets);
+    free(job.pts);
+    free(job.k);
+    free(job.partial);
+    free(pl);
+    return st;
+}
+
+/* ---- Scalars equal to one: plain additions ---- */
+
+typedef struct ones_job {
+    const uint8_t *bases;
+    msm_base_format fmt;
+    const fr_t *scalars;
+    const size_t *bounds;
+    XYZZ_T *partial;
+} ones_job_t;
+
+static void ones_range(void *ctx, size_t t0, size_t t1)
+{
+    ones_job_t *j = ctx;
+    for (size_t t = t0; t < t1; t++) {
+        XYZZ_T acc;
+        XYZZ(set_inf)(&acc);
+        for (size_t i = j->bounds[t]; i < j->bounds[t + 1]; i++) {
+            if (!fr_is_one(&j->scalars[i]))
+                continue;
+            EC_AFF p;
+            decode_one(&p, j->bases + i * BASE_BYTES, j->fmt);
+            if (!EC(affine_is_inf)(&p))
+                XYZZ(add_affine)(&acc, &acc, &p);
+        }
+        j->partial[t] = acc;
+    }
+}
+
+static cuzk_status ones_sum(EC_JAC *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                            size_t count, const uint32_t *block_weight, int threads)
+{
+    size_t t = (size_t)parallel_threads(threads);
+    if (t > count / MSM_MIN_PER_THREAD)
+        t = count / MSM_MIN_PER_THREAD ? count / MSM_MIN_PER_THREAD : 1;
+    size_t *bounds = malloc((t + 1) * sizeof *bounds);
+    XYZZ_T *partial = malloc(t * sizeof *partial);
+    cuzk_status st = CUZK_ERR_NOMEM;
+    if (bounds && partial) {
+        msm_split(bounds, (int)t, block_weight, n);
+        ones_job_t job = {bases->data, bases->fmt, scalars, bounds, partial};
+        st = parallel_for(t, 1, (int)t, ones_range, &job);
+    }
+    if (st == CUZK_OK) {
+        XYZZ_T sum;
+        XYZZ(set_inf)(&sum);
+        for (size_t i = 0; i < t; i++)
+            XYZZ(add)(&sum, &sum, &partial[i]);
+        XYZZ(to_jac)(out, &sum);
+    }
+    free(bounds);
+    free(partial);
+    return st;
+}
+
+/* ---- Entry points ---- */
+
+static cuzk_status check_args(EC_JAC *out, const msm_bases_t *bases, const fr_t *scalars, size_t n)
+{
+    if (!out)
+        return CUZK_ERR_ARG;
+    EC(jac_set_inf)(out);
+    if (n == 0)
+        return CUZK_OK;
+    if (!bases || !bases->data || !scalars)
+        return CUZK_ERR_ARG;
+    if (bases->fmt != MSM_BASES_AFFINE && bases->fmt != MSM_BASES_LEM &&
+        bases->fmt != MSM_BASES_ZCASH)
+        return CUZK_ERR_ARG;
+    if (n > SIZE_MAX / BASE_BYTES)
+        return CUZK_ERR_ARG;
+    return CUZK_OK;
+}
+
+cuzk_status MSM(_pippenger)(EC_JAC *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                            int threads)
+{
+    cuzk_status st = check_args(out, bases, scalars, n);
+    if (st != CUZK_OK || n == 0)
+        return st;
+    return pippenger(out, bases, scalars, n, n, NULL, threads, MSM_SELECT_ALL, 0);
+}
+
+cuzk_status MSM(_pippenger_window)(EC_JAC *out, const msm_bases_t *bases, const fr_t *scalars,
+                                   size_t n, int threads, unsigned c)
+{
+    cuzk_status st = check_args(out, bases, scalars, n);
+    if (st != CUZK_OK || n == 0)
+        return st;
+    if (c < 1 || c > MSM_C_MAX)
+        return CUZK_ERR_ARG;
+    return pippenger(out, bases, scalars, n, n, NULL, threads, MSM_SELECT_ALL, c);
+}
+
+cuzk_status MSM()(EC_JAC *out, const msm_bases_t *bases, const fr_t *scalars, size_t n, int threads)
+{
+    cuzk_status st = check_args(out, bases, scalars, n);
+    if (st != CUZK_OK || n == 0)
+        return st;
+    size_t blocks = (n + MSM_BLOCK - 1) / MSM_BLOCK, n_ones, n_others;
+    uint32_t *ones = malloc(blocks * sizeof *ones);
+    uint32_t *others = malloc(blocks * sizeof *others);
+    EC_JAC a, b;
+    EC(jac_set_inf)(&a);
+    EC(jac_set_inf)(&b);
+    st = CUZK_ERR_NOMEM;
+    if (ones && others)
+        st = msm_classify(ones, others, &n_ones, &n_others, scalars, n, threads);
+    if (st == CUZK_OK && n_ones)
+        st = ones_sum(&a, bases, scalars, n, n_ones, ones, threads);
+    if (st == CUZK_OK && n_others)
+        st = pippenger(&b, bases, scalars, n, n_others, others, threads, MSM_SELECT_OTHER, 0);
+    if (st == CUZK_OK)
+        EC(add)(out, &a, &b);
+    free(ones);
+    free(others);
+    return st;
+}

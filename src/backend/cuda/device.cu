@@ -1,0 +1,63 @@
+/* CUDA devices (include/cuzk/cuda.h) and the CUDA error check
+ * (cuda_check.cuh). */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/cuda/cuda_check.cuh"
+#include "cuzk/cuda.h"
+
+cuzk_status cuzk_cuda_check(cudaError_t e, const char *call, const char *file, int line,
+                            cuzk_error_t *err)
+{
+    if (e == cudaSuccess)
+        return CUZK_OK;
+    /* The compiler is given absolute paths: keep the part from src/ on. */
+    const char *src = strstr(file, "src/");
+    return cuzk_error_set(err, CUZK_ERR_CUDA, "%s:%d: %s: %s (%s)", src ? src : file, line, call,
+                          cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+/* The errors that mean "no usable GPU here" rather than a failure. */
+static int no_gpu_error(cudaError_t e)
+{
+    return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
+}
+
+extern "C" cuzk_status cuzk_cuda_device_count(int *count, cuzk_error_t *err)
+{
+    if (!count)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_device_count: count is NULL");
+    *count = 0;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (no_gpu_error(e)) {
+        (void)cudaGetLastError(); /* clear it: it is not a failure */
+        return CUZK_OK;
+    }
+    cuzk_status st = CUDA_CHECK(e, err);
+    if (st == CUZK_OK)
+        *count = n;
+    return st;
+}
+
+extern "C" cuzk_status cuzk_cuda_device_describe(char *out, size_t out_len, int device,
+                                                 cuzk_error_t *err)
+{
+    if (!out || out_len == 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_device_describe: no output buffer");
+    out[0] = '\0';
+    int n = 0;
+    cuzk_status st = cuzk_cuda_device_count(&n, err);
+    if (st != CUZK_OK)
+        return st;
+    if (device < 0 || device >= n)
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device %d (%d present)", device,
+                              n);
+    cudaDeviceProp p;
+    st = CUDA_CHECK(cudaGetDeviceProperties(&p, device), err);
+    if (st != CUZK_OK)
+        return st;
+    snprintf(out, out_len, "%s, sm_%d%d, %d SMs, %.1f GiB", p.name, p.major, p.minor,
+             p.multiProcessorCount, (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+    return CUZK_OK;
+}

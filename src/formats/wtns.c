@@ -1,0 +1,138 @@
+/* snarkjs .wtns reader (see include/cuzk/wtns.h). */
+#include "cuzk/wtns.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/parallel.h"
+#include "formats/binfile.h"
+
+#define WTNS_VERSION 2
+#define WTNS_SEC_HEADER 1
+#define WTNS_SEC_VALUES 2
+#define WTNS_HEADER_BYTES (4 + FR_BYTES + 4)
+
+void wtns_free(wtns_t *w)
+{
+    if (!w)
+        return;
+    free(w->w);
+    memset(w, 0, sizeof *w);
+}
+
+typedef struct conv_ctx {
+    fr_t *out;
+    const uint8_t *in;
+    _Atomic int64_t first_bad; /* INT64_MAX: none */
+} conv_ctx_t;
+
+static void conv_chunk(void *vctx, size_t begin, size_t end)
+{
+    conv_ctx_t *c = vctx;
+    for (size_t i = begin; i < end; i++) {
+        if (fr_from_le(&c->out[i], c->in + i * FR_BYTES) != CUZK_OK) {
+            int64_t cur = atomic_load(&c->first_bad);
+            while ((int64_t)i < cur &&
+                   !atomic_compare_exchange_weak(&c->first_bad, &cur, (int64_t)i))
+                ;
+            return; /* later ones in this chunk cannot be the first */
+        }
+    }
+}
+
+static cuzk_status parse_header(uint32_t *n, const binfile_t *bf, cuzk_error_t *err)
+{
+    const uint8_t *h;
+    uint64_t size;
+    cuzk_status st =
+        binfile_section(bf, WTNS_SEC_HEADER, "header", BINFILE_REQUIRED, &h, &size, err);
+    if (st != CUZK_OK)
+        return st;
+    if (size < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, too short",
+                              bf->name, (unsigned long long)size);
+    uint32_t n8 = binfile_u32(h);
+    if (n8 != FR_BYTES) {
+        const char *known = (size >= 4 + (uint64_t)n8) ? binfile_prime_name(h + 4, n8) : NULL;
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: field element size n8 = %u (prime: %s), but cuzk needs the "
+                              "BLS12-381 scalar field (n8 = 32)",
+                              bf->name, n8, known ? known : "unknown");
+    }
+    if (size != WTNS_HEADER_BYTES)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, expected %d",
+                              bf->name, (unsigned long long)size, WTNS_HEADER_BYTES);
+    if (!binfile_is_modulus(h + 4, FR_MODULUS, FR_LIMBS)) {
+        const char *known = binfile_prime_name(h + 4, n8);
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: prime is %s, but cuzk needs the BLS12-381 scalar field r",
+                              bf->name, known ? known : "not a known one");
+    }
+    *n = binfile_u32(h + 4 + FR_BYTES);
+    return CUZK_OK;
+}
+
+static cuzk_status parse(wtns_t *out, const binfile_t *bf, int threads, cuzk_error_t *err)
+{
+    if (bf->version != WTNS_VERSION)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: wtns version %u, expected %d",
+                              bf->name, bf->version, WTNS_VERSION);
+    uint32_t n = 0;
+    cuzk_status st = parse_header(&n, bf, err);
+    if (st != CUZK_OK)
+        return st;
+    const uint8_t *v;
+    uint64_t size;
+    st = binfile_section(bf, WTNS_SEC_VALUES, "values", BINFILE_REQUIRED, &v, &size, err);
+    if (st != CUZK_OK)
+        return st;
+    if (size != (uint64_t)n * FR_BYTES)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: values section is %llu bytes, expected %llu for nWitness = %u",
+                              bf->name, (unsigned long long)size, (unsigned long long)n * FR_BYTES,
+                              n);
+    out->w = malloc((n ? n : 1) * sizeof *out->w);
+    if (!out->w)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s: no memory for %u witness values", bf->name,
+                              n);
+    out->n = n;
+    conv_ctx_t c = {out->w, v, INT64_MAX};
+    if (parallel_for(n, 1 << 16, threads, conv_chunk, &c) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s: no memory for threads", bf->name);
+    int64_t bad = atomic_load(&c.first_bad);
+    if (bad != INT64_MAX)
+        return cuzk_error_set(err, CUZK_ERR_NONCANONICAL, "%s: witness value %lld is not below r",
+                              bf->name, (long long)bad);
+    return CUZK_OK;
+}
+
+static cuzk_status read_bf(wtns_t *out, binfile_t *bf, cuzk_status st, int threads,
+                           cuzk_error_t *err)
+{
+    if (st == CUZK_OK)
+        st = parse(out, bf, threads, err);
+    binfile_close(bf);
+    if (st != CUZK_OK)
+        wtns_free(out);
+    return st;
+}
+
+cuzk_status wtns_read(wtns_t *out, const char *path, int threads, cuzk_error_t *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "wtns_read: NULL output");
+    memset(out, 0, sizeof *out);
+    binfile_t bf;
+    return read_bf(out, &bf, binfile_open(&bf, path, "wtns", err), threads, err);
+}
+
+cuzk_status wtns_read_mem(wtns_t *out, const uint8_t *data, size_t size, const char *name,
+                          int threads, cuzk_error_t *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "wtns_read_mem: NULL output");
+    memset(out, 0, sizeof *out);
+    binfile_t bf;
+    return read_bf(out, &bf, binfile_open_mem(&bf, data, size, name, "wtns", err), threads, err);
+}

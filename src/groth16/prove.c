@@ -1,0 +1,247 @@
+/* The Groth16 prover over a backend (see include/cuzk/prover.h). */
+#include "cuzk/prover.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Marks the columns that appear in matrix m (bellperson's density). */
+static uint8_t *density(const circuit_t *c, circuit_matrix m)
+{
+    uint8_t *d = calloc(c->n_vars ? c->n_vars : 1, 1);
+    if (!d)
+        return NULL;
+    for (uint64_t k = 0; k < c->m[m].nnz; k++)
+        d[c->m[m].col[k]] = 1;
+    return d;
+}
+
+/* The scalars of each query, in the order of its bases. */
+typedef struct query_scalars {
+    fr_t *a, *b, *l;
+    size_t n_a, n_b, n_l;
+    int own_a, own_b; /* allocated (bellperson) or views into w (snarkjs) */
+} query_scalars_t;
+
+static void query_scalars_free(query_scalars_t *q)
+{
+    if (q->own_a)
+        free(q->a);
+    if (q->own_b)
+        free(q->b);
+}
+
+static cuzk_status gather(fr_t **out, size_t *n, const fr_t *w, const uint8_t *dens,
+                          uint32_t lo, uint32_t hi, uint32_t all_below)
+{
+    size_t cnt = 0;
+    for (uint32_t j = lo; j < hi; j++)
+        cnt += j < all_below || dens[j];
+    fr_t *s = malloc((cnt ? cnt : 1) * sizeof *s);
+    if (!s)
+        return CUZK_ERR_NOMEM;
+    size_t k = 0;
+    for (uint32_t j = lo; j < hi; j++)
+        if (j < all_below || dens[j])
+            s[k++] = w[j];
+    *out = s;
+    *n = cnt;
+    return CUZK_OK;
+}
+
+static cuzk_status scalars_for(query_scalars_t *q, const groth16_pk_t *pk, const circuit_t *c,
+                               const fr_t *w, cuzk_error_t *err)
+{
+    memset(q, 0, sizeof *q);
+    uint32_t n_in = pk->n_public + 1; /* inputs, ONE included */
+    q->l = (fr_t *)&w[n_in];
+    q->n_l = pk->n_vars - n_in;
+    if (pk->conv == GROTH16_SNARKJS) {
+        q->a = q->b = (fr_t *)w;
+        q->n_a = q->n_b = pk->n_vars;
+        return CUZK_OK;
+    }
+    uint8_t *da = density(c, CIRCUIT_A), *db = density(c, CIRCUIT_B);
+    cuzk_status st = CUZK_ERR_NOMEM;
+    if (da && db) {
+        /* A: every input (the input rows use them all), then aux by density;
+         * B: inputs and aux by density. */
+        st = gather(&q->a, &q->n_a, w, da, 0, pk->n_vars, n_in);
+        q->own_a = st == CUZK_OK;
+        if (st == CUZK_OK) {
+            st = gather(&q->b, &q->n_b, w, db, 0, pk->n_vars, 0);
+            q->own_b = st == CUZK_OK;
+        }
+    }
+    free(da);
+    free(db);
+    if (st != CUZK_OK)
+        return cuzk_error_set(err, st, "out of memory gathering MSM scalars");
+    return CUZK_OK;
+}
+
+/* Before anything indexes the witness by the key's sizes. */
+static cuzk_status check_circuit(const groth16_pk_t *pk, const circuit_t *c, const fr_t *w,
+                                 cuzk_error_t *err)
+{
+    size_t m = (size_t)1 << pk->log_m;
+    if (pk->n_vars < (uint64_t)pk->n_public + 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "key has %u variables for %u public ones",
+                              pk->n_vars, pk->n_public);
+    if (c->n_vars != pk->n_vars || c->n_public != pk->n_public)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "circuit has %u variables (%u public), key expects %u (%u)",
+                              c->n_vars, c->n_public, pk->n_vars, pk->n_public);
+    if (c->n_rows > m)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, key domain is %zu",
+                              c->n_rows, m);
+    if (!fr_is_one(&w[0]))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "witness[0] must be 1");
+    if (pk->vk.n_ic != (size_t)pk->n_public + 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "key has %zu IC points for %u public inputs",
+                              pk->vk.n_ic, pk->n_public);
+    return CUZK_OK;
+}
+
+/* The key's query sizes against the scalars this circuit gives. */
+static cuzk_status check_queries(const groth16_pk_t *pk, const query_scalars_t *q,
+                                 cuzk_error_t *err)
+{
+    size_t m = (size_t)1 << pk->log_m;
+    size_t want_h = pk->conv == GROTH16_SNARKJS ? m : m - 1;
+    if (pk->a.n != q->n_a || pk->b_g1.n != q->n_b || pk->b_g2.n != q->n_b ||
+        pk->l.n != q->n_l || pk->h.n != want_h)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "key does not match circuit: A %zu/%zu, B %zu,%zu/%zu, L %zu/%zu, "
+                              "H %zu/%zu points/scalars",
+                              pk->a.n, q->n_a, pk->b_g1.n, pk->b_g2.n, q->n_b, pk->l.n, q->n_l,
+                              pk->h.n, want_h);
+    return CUZK_OK;
+}
+
+static void g1_add_affine_to(g1_jac_t *acc, const g1_affine_t *p)
+{
+    g1_add_mixed(acc, acc, p);
+}
+
+cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
+                          const fr_t *w, const fr_t *r, const fr_t *s,
+                          const groth16_backend_t *be, const groth16_prove_opts_t *opts,
+                          cuzk_error_t *err)
+{
+    static const groth16_prove_opts_t defaults = {0, 0, NULL};
+    if (!opts)
+        opts = &defaults;
+    int th = opts->threads;
+    double t0 = now_s(), t;
+    query_scalars_t q;
+    fr_t *p = NULL;
+    cuzk_status st = check_circuit(pk, c, w, err);
+    if (st != CUZK_OK)
+        return st;
+    if ((st = scalars_for(&q, pk, c, w, err)) != CUZK_OK)
+        return st;
+    if ((st = check_queries(pk, &q, err)) != CUZK_OK)
+        goto out;
+
+    size_t m = (size_t)1 << pk->log_m;
+    p = malloc(m * sizeof *p);
+    if (!p) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory (H scalars, %zu)", m);
+        goto out;
+    }
+    t = now_s();
+    if ((st = be->h_scalars(be->ctx, p, c, w, pk->log_m, pk->conv, th, err)) != CUZK_OK)
+        goto out;
+    double t_h = now_s() - t;
+
+    g1_jac_t a, b1, l, h, tmp;
+    g2_jac_t b2;
+    int need_b1 = !fr_is_zero(r);
+    t = now_s();
+    st = be->msm_g1(be->ctx, &a, &pk->a.bases, q.a, q.n_a, th);
+    double t_a = now_s() - t;
+    t = now_s();
+    if (st == CUZK_OK)
+        st = be->msm_g2(be->ctx, &b2, &pk->b_g2.bases, q.b, q.n_b, th);
+    if (st == CUZK_OK && need_b1)
+        st = be->msm_g1(be->ctx, &b1, &pk->b_g1.bases, q.b, q.n_b, th);
+    double t_b = now_s() - t;
+    t = now_s();
+    if (st == CUZK_OK)
+        st = be->msm_g1(be->ctx, &l, &pk->l.bases, q.l, q.n_l, th);
+    double t_l = now_s() - t;
+    t = now_s();
+    if (st == CUZK_OK)
+        st = be->msm_g1(be->ctx, &h, &pk->h.bases, p, pk->h.n, th);
+    double t_hm = now_s() - t;
+    if (st != CUZK_OK) {
+        cuzk_error_set(err, st, "MSM failed: %s", cuzk_status_str(st));
+        goto out;
+    }
+
+    /* A = alpha + A_msm + r delta1 */
+    g1_jac_t d1;
+    g1_from_affine(&d1, &pk->delta_g1);
+    g1_add_affine_to(&a, &pk->alpha_g1);
+    g1_mul_fr(&tmp, &d1, r);
+    g1_add(&a, &a, &tmp);
+    /* B = beta2 + B2_msm + s delta2 */
+    g2_jac_t d2, t2;
+    g2_from_affine(&d2, &pk->delta_g2);
+    g2_add_mixed(&b2, &b2, &pk->beta_g2);
+    g2_mul_fr(&t2, &d2, s);
+    g2_add(&b2, &b2, &t2);
+    /* C = L + H + s A + r B1 - r s delta1, B1 = beta1 + B1_msm + s delta1 */
+    g1_jac_t cc;
+    g1_add(&cc, &l, &h);
+    g1_mul_fr(&tmp, &a, s);
+    g1_add(&cc, &cc, &tmp);
+    if (need_b1) {
+        fr_t rs;
+        g1_add_affine_to(&b1, &pk->beta_g1);
+        g1_mul_fr(&tmp, &d1, s);
+        g1_add(&b1, &b1, &tmp);
+        g1_mul_fr(&tmp, &b1, r);
+        g1_add(&cc, &cc, &tmp);
+        fr_mul(&rs, r, s);
+        g1_mul_fr(&tmp, &d1, &rs);
+        g1_neg(&tmp, &tmp);
+        g1_add(&cc, &cc, &tmp);
+    }
+    g1_to_affine(&proof->a, &a);
+    g2_to_affine(&proof->b, &b2);
+    g1_to_affine(&proof->c, &cc);
+
+    double t_v = 0;
+    if (!opts->no_verify) {
+        int valid = 0;
+        t = now_s();
+        st = groth16_verify(&valid, &pk->vk, proof, &w[1], pk->n_public, err);
+        t_v = now_s() - t;
+        if (st == CUZK_OK && !valid)
+            st = cuzk_error_set(err, CUZK_ERR_FORMAT,
+                                "proof failed verification: the witness does not satisfy the "
+                                "circuit (or the key does not match it)");
+    }
+    if (opts->timings) {
+        opts->timings->h = t_h;
+        opts->timings->msm_a = t_a;
+        opts->timings->msm_b = t_b;
+        opts->timings->msm_l = t_l;
+        opts->timings->msm_h = t_hm;
+        opts->timings->verify = t_v;
+        opts->timings->total = now_s() - t0;
+    }
+out:
+    free(p);
+    query_scalars_free(&q);
+    return st;
+}

@@ -45,13 +45,15 @@ fuzz: deps
 		rm -rf $$scratch; \
 	done
 
-# Compile-only check of every CUDA source (CI has nvcc but no GPU).
+# Compile-only check of every CUDA source (CI has nvcc but no GPU), units in
+# parallel; nvcc and host-compiler warnings are errors, as in the CMake build.
+NVCC_CHECK_FLAGS = -std=c++17 -arch=sm_90 -Iinclude -Isrc -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 cuda-check:
 	@srcs=$$(find src -name '*.cu' | sort); \
 	if [ -z "$(NVCC)" ]; then echo "cuda-check: nvcc not found, skipped"; exit 0; fi; \
 	if [ -z "$$srcs" ]; then echo "cuda-check: no CUDA sources yet"; exit 0; fi; \
-	for s in $$srcs; do echo "nvcc $$s"; \
-		$(NVCC) -std=c++17 -arch=sm_90 -Iinclude -Isrc -Werror all-warnings -c $$s -o /dev/null || exit 1; done
+	printf '%s\n' $$srcs | xargs -P $(JOBS) -I{} sh -c \
+		'echo "nvcc {}"; $(NVCC) $(NVCC_CHECK_FLAGS) -c {} -o /dev/null' || exit 1
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')

@@ -302,7 +302,7 @@ static void test_decimal(void **state)
     fr_neg(&x, &FR_ONE);
     fr_to_dec(buf, &x);
     assert_string_equal(buf, "52435875175126190479447740508185965837690552500527637822603658699938581184512");
-    fp_to_dec(buf, &FP_ZERO);
+    fp_to_dec(buf, &FP_ZERO_ELEM);
     assert_string_equal(buf, "0");
     /* p and r themselves are rejected */
     const char *p_dec = "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";

@@ -320,8 +320,8 @@ static void test_fp_one_is_2_384_mod_p(void **state)
     assert_memory_equal(&f, &FP_ONE, sizeof f);
     assert_true(fp_is_one(&FP_ONE));
     for (int i = 0; i < FP_LIMBS; i++)
-        assert_int_equal(FP_ZERO.l[i], 0);
-    assert_true(fp_is_zero(&FP_ZERO));
+        assert_int_equal(FP_ZERO_ELEM.l[i], 0);
+    assert_true(fp_is_zero(&FP_ZERO_ELEM));
 }
 
 static void expect_limbs(const char *name, const uint64_t *limbs, size_t n, const ref_bn_t *want)
@@ -527,7 +527,7 @@ static void test_fp_inv_matches_ref(void **state)
         ref_powmod(&t, &ra, &pm2, &P);
         expect_ref("fp_inv", &c, &t, &a, NULL);
     }
-    fp_inv(&c, &FP_ZERO);
+    fp_inv(&c, &FP_ZERO_ELEM);
     assert_true(fp_is_zero(&c));
 }
 
@@ -647,17 +647,17 @@ static void test_fp_identities(void **state)
         fp_t a, b, x, y;
         rand_fp(&a);
         rand_fp(&b);
-        fp_add(&x, &a, &FP_ZERO);
+        fp_add(&x, &a, &FP_ZERO_ELEM);
         expect_fp_equal("a + 0 = a", &x, &a, &a);
         fp_mul(&x, &a, &FP_ONE);
         expect_fp_equal("a 1 = a", &x, &a, &a);
-        fp_mul(&x, &a, &FP_ZERO);
-        expect_fp_equal("a 0 = 0", &x, &FP_ZERO, &a);
+        fp_mul(&x, &a, &FP_ZERO_ELEM);
+        expect_fp_equal("a 0 = 0", &x, &FP_ZERO_ELEM, &a);
         fp_sub(&x, &a, &a);
-        expect_fp_equal("a - a = 0", &x, &FP_ZERO, &a);
+        expect_fp_equal("a - a = 0", &x, &FP_ZERO_ELEM, &a);
         fp_neg(&x, &a);
         fp_add(&x, &x, &a);
-        expect_fp_equal("-a + a = 0", &x, &FP_ZERO, &a);
+        expect_fp_equal("-a + a = 0", &x, &FP_ZERO_ELEM, &a);
         fp_neg(&x, &a);
         fp_neg(&x, &x);
         expect_fp_equal("-(-a) = a", &x, &a, &a);
@@ -723,7 +723,7 @@ static void test_fp_mul_by_inverse_is_one(void **state)
             rand_fp(&a);
         fp_inv(&b, &a);
         if (fp_is_zero(&a)) {
-            expect_fp_equal("inv(0) = 0", &b, &FP_ZERO, &a);
+            expect_fp_equal("inv(0) = 0", &b, &FP_ZERO_ELEM, &a);
             continue;
         }
         fp_mul(&x, &a, &b);
@@ -750,7 +750,7 @@ static void test_fp_sqrt_of_square_squares_back(void **state)
         assert_true(fp_is_square(&s));
     }
     fp_t r;
-    assert_true(fp_sqrt(&r, &FP_ZERO));
+    assert_true(fp_sqrt(&r, &FP_ZERO_ELEM));
     assert_true(fp_is_zero(&r));
 }
 

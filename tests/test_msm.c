@@ -515,6 +515,44 @@ static void test_threads(void **state)
     }
 }
 
+static void test_batch_edges(void **state)
+{
+    const group_t *g = *state;
+    /* The batch-affine buckets (msm_impl.h): one point into every bucket
+     * many times (P + P doublings in a batch, then collisions with a
+     * bucket already in the batch), P then -P into one bucket (cancel,
+     * then refill), and random inputs across several batch flushes, at
+     * widths with many and with few collisions. */
+    size_t n = (size_t)3 * 1024 / (size_t)(g->cost * SLOW) + 1;
+    static const unsigned widths[] = {3, 8, 16};
+    static const char *names[] = {"one point, one scalar", "P, -P, P, P", "random"};
+    for (int kind = 0; kind < 3; kind++) {
+        void *aff = make_bases(g, n, BASES_RANDOM);
+        fr_t *s = make_scalars(n, kind == 2 ? SCALARS_RANDOM : SCALARS_REPEATED);
+        if (kind < 2) {
+            /* AT(aff, n) is the spare entry: make it a real point first */
+            memcpy(AT(g, aff, n), AT(g, aff, 0), g->aff_size);
+            for (size_t i = 0; i < n; i++) {
+                if (kind == 0 || i % 4 != 1)
+                    memcpy(AT(g, aff, i), AT(g, aff, n), g->aff_size);
+                else
+                    g->aff_neg(AT(g, aff, i), AT(g, aff, n));
+            }
+        }
+        jac_t want, got;
+        naive(g, &want, aff, s, n);
+        msm_bases_t b = affine_bases(aff);
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+            unsigned c = widths[w] - (g->cost > 1 && widths[w] > 12 ? 4 : 0);
+            assert_int_equal(g->pip_c(&got, &b, s, n, 1 + (int)w % 2, c), CUZK_OK);
+            if (!g->jac_eq(&got, &want))
+                fail_msg("%s batch edges: %s, c = %u", g->name, names[kind], c);
+        }
+        free(aff);
+        free(s);
+    }
+}
+
 static void test_large_cross(void **state)
 {
     (void)state;
@@ -561,6 +599,8 @@ int main(void)
         cmocka_unit_test_prestate(test_windows, g2),
         cmocka_unit_test_prestate(test_threads, g1),
         cmocka_unit_test_prestate(test_threads, g2),
+        cmocka_unit_test_prestate(test_batch_edges, g1),
+        cmocka_unit_test_prestate(test_batch_edges, g2),
         cmocka_unit_test(test_large_cross),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,7 +327,7 @@ static vec_result check_fp_sqrt(vec_ctx *c)
 
 static vec_result check_fp_nonsqr(vec_ctx *c)
 {
-    fp_t a, r = FP_ZERO;
+    fp_t a, r = FP_ZERO_ELEM;
     if (!read_fp(c, &a, c->f[0]))
         return VEC_BAD_INPUT;
     int ok = fp_sqrt(&r, &a);

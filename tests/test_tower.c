@@ -397,13 +397,13 @@ static void test_fp2_sqrt_of_square_squares_back(void **state)
         tu_rand_fp2(&x);
         check_sqrt_of_square(&x);
         /* Squares of c and c u lie in Fp: the alpha = -1 branch. */
-        x.c1 = FP_ZERO;
+        x.c1 = FP_ZERO_ELEM;
         check_sqrt_of_square(&x);
         x.c1 = x.c0;
-        x.c0 = FP_ZERO;
+        x.c0 = FP_ZERO_ELEM;
         check_sqrt_of_square(&x);
     }
-    fp2_t r, m1, u = {FP_ZERO, FP_ONE};
+    fp2_t r, m1, u = {FP_ZERO_ELEM, FP_ONE};
     fp2_neg(&m1, &FP2_ONE);
     assert_true(fp2_sqrt(&r, &m1)); /* -1 = u^2 */
     fp2_sqr(&r, &r);
@@ -451,7 +451,7 @@ static void test_fp2_is_lex_largest_matches_definition(void **state)
         fp2_t a;
         tu_rand_fp2(&a);
         if (i % 4 == 0)
-            a.c1 = FP_ZERO;
+            a.c1 = FP_ZERO_ELEM;
         int want = fp_is_zero(&a.c1) ? fp_is_lex_largest(&a.c0) : fp_is_lex_largest(&a.c1);
         assert_int_equal(fp2_is_lex_largest(&a), want);
     }

@@ -53,7 +53,7 @@ void tu_rand_fp(fp_t *out)
 {
     unsigned kind = (unsigned)(tu_rand64() % 16);
     switch (kind) {
-    case 0: *out = FP_ZERO; return;
+    case 0: *out = FP_ZERO_ELEM; return;
     case 1: *out = FP_ONE; return;
     case 2: fp_neg(out, &FP_ONE); return;
     case 3: fp_from_u64(out, tu_rand64() % 1000); return;

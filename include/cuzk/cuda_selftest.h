@@ -6,8 +6,9 @@
  * Defined in libcuzk_cuda (builds with nvcc only). Element types are the
  * host's (fp_t, fr_t, fp2_t, g1_jac_t, g1_affine_t, g2_...): the device
  * types have the same bytes. Rules as in status.h: outputs first, err may
- * be NULL, nothing exits. Reentrant; the device target uses device 0 and
- * its own stream, never the default stream. */
+ * be NULL, nothing exits. Reentrant; the device target uses device 0 (the
+ * calling thread's current device is restored) and a stream of its own,
+ * never the default stream. */
 #ifndef CUZK_CUDA_SELFTEST_H
 #define CUZK_CUDA_SELFTEST_H
 
@@ -31,47 +32,47 @@ typedef enum cuzk_cuda_target {
  * them to XYZZ (X, Y, Z^2, Z^3), operate, and return xyzz_to_jac's result
  * (the same point as the host's, other coordinates). */
 typedef enum cuzk_cuda_op {
-    CUZK_CUDA_OP_FP_ADD = 0,       /* fp_t <- fp_t, fp_t */
-    CUZK_CUDA_OP_FP_SUB,           /* fp_t <- fp_t, fp_t */
-    CUZK_CUDA_OP_FP_NEG,           /* fp_t <- fp_t */
-    CUZK_CUDA_OP_FP_DBL,           /* fp_t <- fp_t */
-    CUZK_CUDA_OP_FP_MUL,           /* fp_t <- fp_t, fp_t */
-    CUZK_CUDA_OP_FP_SQR,           /* fp_t <- fp_t */
-    CUZK_CUDA_OP_FP_TO_MONT,       /* fp_t <- canonical limbs < p in an fp_t */
-    CUZK_CUDA_OP_FP_FROM_MONT,     /* canonical limbs in an fp_t <- fp_t */
-    CUZK_CUDA_OP_FP_CMP,           /* uint32_t <- fp_t, fp_t: equal(a, b) | is_zero(a) << 1
-                                      | is_one(a) << 2 */
-    CUZK_CUDA_OP_FR_ADD,           /* fr_t <- fr_t, fr_t */
-    CUZK_CUDA_OP_FR_SUB,           /* fr_t <- fr_t, fr_t */
-    CUZK_CUDA_OP_FR_NEG,           /* fr_t <- fr_t */
-    CUZK_CUDA_OP_FR_MUL,           /* fr_t <- fr_t, fr_t */
-    CUZK_CUDA_OP_FR_SQR,           /* fr_t <- fr_t */
-    CUZK_CUDA_OP_FR_TO_MONT,       /* fr_t <- canonical limbs < r in an fr_t */
-    CUZK_CUDA_OP_FR_FROM_MONT,     /* canonical limbs in an fr_t <- fr_t */
-    CUZK_CUDA_OP_FP2_MUL,          /* fp2_t <- fp2_t, fp2_t */
-    CUZK_CUDA_OP_FP2_SQR,          /* fp2_t <- fp2_t */
-    CUZK_CUDA_OP_G1_ADD,           /* g1_jac_t <- g1_jac_t, g1_jac_t */
-    CUZK_CUDA_OP_G1_ADD_MIXED,     /* g1_jac_t <- g1_jac_t, g1_affine_t */
-    CUZK_CUDA_OP_G1_DBL,           /* g1_jac_t <- g1_jac_t */
-    CUZK_CUDA_OP_G1_NEG,           /* g1_jac_t <- g1_jac_t */
+    CUZK_CUDA_OP_FP_ADD = 0,        /* fp_t <- fp_t, fp_t */
+    CUZK_CUDA_OP_FP_SUB,            /* fp_t <- fp_t, fp_t */
+    CUZK_CUDA_OP_FP_NEG,            /* fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_DBL,            /* fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_MUL,            /* fp_t <- fp_t, fp_t */
+    CUZK_CUDA_OP_FP_SQR,            /* fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_TO_MONT,        /* fp_t <- canonical limbs < p in an fp_t */
+    CUZK_CUDA_OP_FP_FROM_MONT,      /* canonical limbs in an fp_t <- fp_t */
+    CUZK_CUDA_OP_FP_CMP,            /* uint32_t <- fp_t, fp_t: equal(a, b) | is_zero(a) << 1
+                                       | is_one(a) << 2 */
+    CUZK_CUDA_OP_FR_ADD,            /* fr_t <- fr_t, fr_t */
+    CUZK_CUDA_OP_FR_SUB,            /* fr_t <- fr_t, fr_t */
+    CUZK_CUDA_OP_FR_NEG,            /* fr_t <- fr_t */
+    CUZK_CUDA_OP_FR_MUL,            /* fr_t <- fr_t, fr_t */
+    CUZK_CUDA_OP_FR_SQR,            /* fr_t <- fr_t */
+    CUZK_CUDA_OP_FR_TO_MONT,        /* fr_t <- canonical limbs < r in an fr_t */
+    CUZK_CUDA_OP_FR_FROM_MONT,      /* canonical limbs in an fr_t <- fr_t */
+    CUZK_CUDA_OP_FP2_MUL,           /* fp2_t <- fp2_t, fp2_t */
+    CUZK_CUDA_OP_FP2_SQR,           /* fp2_t <- fp2_t */
+    CUZK_CUDA_OP_G1_ADD,            /* g1_jac_t <- g1_jac_t, g1_jac_t */
+    CUZK_CUDA_OP_G1_ADD_MIXED,      /* g1_jac_t <- g1_jac_t, g1_affine_t */
+    CUZK_CUDA_OP_G1_DBL,            /* g1_jac_t <- g1_jac_t */
+    CUZK_CUDA_OP_G1_NEG,            /* g1_jac_t <- g1_jac_t */
     CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED, /* g1_jac_t <- g1_jac_t, g1_affine_t (madd-2008-s) */
-    CUZK_CUDA_OP_G1_XYZZ_ADD,      /* g1_jac_t <- g1_jac_t, g1_jac_t (add-2008-s) */
-    CUZK_CUDA_OP_G1_XYZZ_DBL,      /* g1_jac_t <- g1_jac_t (dbl-2008-s-1) */
-    CUZK_CUDA_OP_G2_ADD,           /* g2_jac_t <- g2_jac_t, g2_jac_t */
-    CUZK_CUDA_OP_G2_ADD_MIXED,     /* g2_jac_t <- g2_jac_t, g2_affine_t */
-    CUZK_CUDA_OP_G2_DBL,           /* g2_jac_t <- g2_jac_t */
-    CUZK_CUDA_OP_G2_NEG,           /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_G1_XYZZ_ADD,       /* g1_jac_t <- g1_jac_t, g1_jac_t (add-2008-s) */
+    CUZK_CUDA_OP_G1_XYZZ_DBL,       /* g1_jac_t <- g1_jac_t (dbl-2008-s-1) */
+    CUZK_CUDA_OP_G2_ADD,            /* g2_jac_t <- g2_jac_t, g2_jac_t */
+    CUZK_CUDA_OP_G2_ADD_MIXED,      /* g2_jac_t <- g2_jac_t, g2_affine_t */
+    CUZK_CUDA_OP_G2_DBL,            /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_G2_NEG,            /* g2_jac_t <- g2_jac_t */
     CUZK_CUDA_OP_G2_XYZZ_ADD_MIXED, /* g2_jac_t <- g2_jac_t, g2_affine_t */
-    CUZK_CUDA_OP_G2_XYZZ_ADD,      /* g2_jac_t <- g2_jac_t, g2_jac_t */
-    CUZK_CUDA_OP_G2_XYZZ_DBL,      /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_G2_XYZZ_ADD,       /* g2_jac_t <- g2_jac_t, g2_jac_t */
+    CUZK_CUDA_OP_G2_XYZZ_DBL,       /* g2_jac_t <- g2_jac_t */
     CUZK_CUDA_OP_COUNT
 } cuzk_cuda_op;
 
 typedef struct cuzk_cuda_op_info {
-    const char *name;          /* "fp_mul", also the kernel's: selftest_fp_mul */
-    size_t out_size;           /* bytes per element of out */
-    size_t a_size;             /* ... of a */
-    size_t b_size;             /* ... of b; 0 for unary ops (b is not read) */
+    const char *name; /* "fp_mul", also the kernel's: selftest_fp_mul */
+    size_t out_size;  /* bytes per element of out */
+    size_t a_size;    /* ... of a */
+    size_t b_size;    /* ... of b; 0 for unary ops (b is not read) */
 } cuzk_cuda_op_info_t;
 
 /* Returns the op's row, or NULL when op is not a cuzk_cuda_op below COUNT. */

@@ -23,7 +23,8 @@ typedef struct fp {
     uint64_t l[FP_LIMBS];
 } fp_t;
 
-extern const fp_t FP_ZERO;
+/* Not FP_ZERO: <math.h> defines that (fpclassify). */
+extern const fp_t FP_ZERO_ELEM;
 extern const fp_t FP_ONE;       /* Montgomery one */
 extern const uint64_t FP_MODULUS[FP_LIMBS];
 

@@ -1,11 +1,12 @@
 /* `cuzk bench msm`: the CPU multi-scalar multiplication.
  *
  *   cuzk bench msm [--log K]... [--g2] [--threads T] [--scalars random|witness]
- *                  [--format affine|lem|zcash] [--pippenger] [--repeats R]
+ *                  [--format affine|lem|zcash] [--pippenger] [--window C] [--repeats R]
  *
  * For each size 2^K (default 16 and 20) one warm-up run, then R timed runs
  * (default 5) of msm_g1 / msm_g2 (the 0/1-aware entry point; --pippenger
- * times Pippenger alone). Scalars are uniform (random) or witness-like:
+ * times Pippenger alone; --window C times Pippenger alone with c-bit windows,
+ * to tune msm_choose_c). Scalars are uniform (random) or witness-like:
  * 90% zero or one, the rest uniform. Bases are distinct multiples of the
  * generator, given in the chosen encoding. One JSON line per configuration
  * (min / median / max milliseconds, points per second, and the median CPU
@@ -20,6 +21,7 @@
 #include "cuzk/encode.h"
 #include "cuzk/msm.h"
 #include "cuzk/parallel.h"
+#include "../backend/cpu/msm_internal.h"
 
 #define MAX_SIZES 16
 
@@ -27,6 +29,7 @@ typedef struct msm_bench_opts {
     unsigned logs[MAX_SIZES];
     int n_logs;
     int g2, threads, witness, pippenger, repeats;
+    unsigned window; /* 0: msm_choose_c */
     msm_base_format fmt;
 } msm_bench_opts_t;
 
@@ -148,6 +151,9 @@ static cuzk_status run_once(const msm_bench_opts_t *o, const msm_bases_t *b, con
 {
     g1_jac_t r1;
     g2_jac_t r2;
+    if (o->window)
+        return o->g2 ? msm_g2_pippenger_window(&r2, b, s, n, o->threads, o->window)
+                     : msm_g1_pippenger_window(&r1, b, s, n, o->threads, o->window);
     if (o->g2)
         return o->pippenger ? msm_g2_pippenger(&r2, b, s, n, o->threads)
                             : msm_g2(&r2, b, s, n, o->threads);
@@ -208,6 +214,13 @@ static int parse_args(msm_bench_opts_t *o, int argc, char **argv)
                 goto bad;
             o->logs[o->n_logs++] = (unsigned)k;
             i++;
+        } else if (!strcmp(a, "--window") && v) {
+            long c = strtol(v, &end, 10);
+            if (*end || c < 1 || c > MSM_C_MAX)
+                goto bad;
+            o->window = (unsigned)c;
+            o->pippenger = 1;
+            i++;
         } else if (!strcmp(a, "--threads") && v) {
             long t = strtol(v, &end, 10);
             if (*end || t < 0 || t > 4096)
@@ -245,7 +258,7 @@ static int parse_args(msm_bench_opts_t *o, int argc, char **argv)
                 "cuzk bench msm: bad option '%s'\n"
                 "usage: cuzk bench msm [--log K]... [--g2] [--threads T] "
                 "[--scalars random|witness] [--format affine|lem|zcash] [--pippenger] "
-                "[--repeats R]\n",
+                "[--window C] [--repeats R]\n",
                 a);
         return 2;
     }

@@ -107,7 +107,7 @@ cuzk_status g1_decompress(g1_affine_t *out, const uint8_t in[G1_COMPRESSED_BYTES
                           cuzk_error_t *err)
 {
     const char *what = "G1 compressed";
-    int inf, sign;
+    int inf = 0, sign = 0;
     cuzk_status st = flags_check(&inf, &sign, in, G1_COMPRESSED_BYTES, 1, what, err);
     if (st != CUZK_OK)
         return st;
@@ -133,7 +133,7 @@ cuzk_status g1_deserialize(g1_affine_t *out, const uint8_t in[G1_UNCOMPRESSED_BY
                            point_check chk, cuzk_error_t *err)
 {
     const char *what = "G1 uncompressed";
-    int inf, sign;
+    int inf = 0, sign = 0;
     cuzk_status st = flags_check(&inf, &sign, in, G1_UNCOMPRESSED_BYTES, 0, what, err);
     if (st != CUZK_OK)
         return st;
@@ -192,7 +192,7 @@ cuzk_status g2_decompress(g2_affine_t *out, const uint8_t in[G2_COMPRESSED_BYTES
                           cuzk_error_t *err)
 {
     const char *what = "G2 compressed";
-    int inf, sign;
+    int inf = 0, sign = 0;
     cuzk_status st = flags_check(&inf, &sign, in, G2_COMPRESSED_BYTES, 1, what, err);
     if (st != CUZK_OK)
         return st;
@@ -218,7 +218,7 @@ cuzk_status g2_deserialize(g2_affine_t *out, const uint8_t in[G2_UNCOMPRESSED_BY
                            point_check chk, cuzk_error_t *err)
 {
     const char *what = "G2 uncompressed";
-    int inf, sign;
+    int inf = 0, sign = 0;
     cuzk_status st = flags_check(&inf, &sign, in, G2_UNCOMPRESSED_BYTES, 0, what, err);
     if (st != CUZK_OK)
         return st;

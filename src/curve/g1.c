@@ -8,7 +8,7 @@
 #define EC_JAC g1_jac_t
 #define F_T fp_t
 #define F_ONE FP_ONE
-#define F_ZERO FP_ZERO
+#define F_ZERO FP_ZERO_ELEM
 #define F_add fp_add
 #define F_sub fp_sub
 #define F_dbl fp_dbl

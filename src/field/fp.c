@@ -3,11 +3,12 @@
 
 #include "constants_gen.h"
 #include "cpu_features.h"
+#include "fp_inline.h"
 #include "mont_asm_x86.h"
 #include "mont_impl.h"
 
 const uint64_t FP_MODULUS[FP_LIMBS] = CUZK_P_LIMBS;
-const fp_t FP_ZERO = {{0}};
+const fp_t FP_ZERO_ELEM = {{0}};
 const fp_t FP_ONE = {CUZK_P_ONE};
 static const fp_t FP_R2 = {CUZK_P_R2};
 #define N0 CUZK_P_N0
@@ -17,12 +18,12 @@ _Static_assert(CUZK_P_TOP_LIMB < 0x7fffffffffffffffULL,
 
 void fp_add(fp_t *out, const fp_t *a, const fp_t *b)
 {
-    mont_add(out->l, a->l, b->l, FP_MODULUS, FP_LIMBS);
+    fp_add_inl(out, a, b);
 }
 
 void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
 {
-    mont_sub(out->l, a->l, b->l, FP_MODULUS, FP_LIMBS);
+    fp_sub_inl(out, a, b);
 }
 
 void fp_neg(fp_t *out, const fp_t *a)
@@ -32,18 +33,12 @@ void fp_neg(fp_t *out, const fp_t *a)
 
 void fp_dbl(fp_t *out, const fp_t *a)
 {
-    mont_add(out->l, a->l, a->l, FP_MODULUS, FP_LIMBS);
+    fp_dbl_inl(out, a);
 }
 
 void fp_mul(fp_t *out, const fp_t *a, const fp_t *b)
 {
-#ifdef CUZK_HAVE_MONT_ASM
-    if (cuzk_field_use_adx) {
-        mont_mul6_adx(out->l, a->l, b->l, FP_MODULUS, N0);
-        return;
-    }
-#endif
-    mont_mul(out->l, a->l, b->l, FP_MODULUS, N0, FP_LIMBS);
+    fp_mul_inl(out, a, b);
 }
 
 void fp_sqr(fp_t *out, const fp_t *a)
@@ -56,14 +51,13 @@ void fp_pow_var(fp_t *out, const fp_t *a, const uint64_t *e, size_t n)
     mont_pow_var(out->l, a->l, e, n, FP_ONE.l, FP_MODULUS, N0, FP_LIMBS);
 }
 
-static const uint64_t P_MINUS_2[FP_LIMBS] = CUZK_P_MINUS_2;
 static const uint64_t P_PLUS_1_DIV_4[FP_LIMBS] = CUZK_P_PLUS_1_DIV_4;
 static const uint64_t P_MINUS_1_DIV_2[FP_LIMBS] = CUZK_P_MINUS_1_DIV_2;
 
 void fp_inv(fp_t *out, const fp_t *a)
 {
-    /* Fermat: a^(p-2). About 570 multiplications; fine outside inner loops. */
-    fp_pow_var(out, a, P_MINUS_2, FP_LIMBS);
+    /* Fermat: a^(p-2) with 4-bit windows (fp_inline.h). */
+    fp_inv_inl(out, a);
 }
 
 int fp_sqrt(fp_t *out, const fp_t *a)

@@ -14,18 +14,35 @@
 
 typedef unsigned __int128 u128;
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <x86intrin.h>
+/* adc / sbb chains: the u128 versions below compile to about four times the
+ * instructions, and gcc vectorises their select loops into a store-forward
+ * stall (fr_add measured 17.6 ns with them, 3.5 ns with clang). */
+#define MONT_CARRY_INTRINSICS 1
+#endif
+
 /* out = a - m if a >= m else a; constant time. */
 static inline void mont_reduce_once(uint64_t *out, const uint64_t *a, const uint64_t *m, int n)
 {
     uint64_t t[8];
+#ifdef MONT_CARRY_INTRINSICS
+    unsigned char borrow = 0;
+    for (int i = 0; i < n; i++)
+        borrow = _subborrow_u64(borrow, a[i], m[i], (unsigned long long *)&t[i]);
+#else
     uint64_t borrow = 0;
     for (int i = 0; i < n; i++) {
         u128 d = (u128)a[i] - m[i] - borrow;
         t[i] = (uint64_t)d;
         borrow = (uint64_t)(d >> 64) & 1;
     }
+#endif
     /* borrow == 1 means a < m: keep a. */
     uint64_t keep_a = (uint64_t)0 - borrow;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
     for (int i = 0; i < n; i++)
         out[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
 }
@@ -34,12 +51,19 @@ static inline void mont_add(uint64_t *out, const uint64_t *a, const uint64_t *b,
                             int n)
 {
     uint64_t s[8];
+#ifdef MONT_CARRY_INTRINSICS
+    unsigned char carry = 0;
+    for (int i = 0; i < n; i++)
+        carry = _addcarry_u64(carry, a[i], b[i], (unsigned long long *)&s[i]);
+#else
     uint64_t carry = 0;
     for (int i = 0; i < n; i++) {
         u128 t = (u128)a[i] + b[i] + carry;
         s[i] = (uint64_t)t;
         carry = (uint64_t)(t >> 64);
     }
+#endif
+    (void)carry; /* a + b < 2m < 2^(64n): no carry out (spare top bit) */
     mont_reduce_once(out, s, m, n);
 }
 
@@ -47,6 +71,15 @@ static inline void mont_sub(uint64_t *out, const uint64_t *a, const uint64_t *b,
                             int n)
 {
     uint64_t d[8];
+#ifdef MONT_CARRY_INTRINSICS
+    unsigned char borrow = 0, carry = 0;
+    for (int i = 0; i < n; i++)
+        borrow = _subborrow_u64(borrow, a[i], b[i], (unsigned long long *)&d[i]);
+    uint64_t mask = (uint64_t)0 - borrow; /* a < b: add m back */
+    for (int i = 0; i < n; i++)
+        carry = _addcarry_u64(carry, d[i], m[i] & mask, (unsigned long long *)&out[i]);
+    (void)carry;
+#else
     uint64_t borrow = 0;
     for (int i = 0; i < n; i++) {
         u128 t = (u128)a[i] - b[i] - borrow;
@@ -60,6 +93,7 @@ static inline void mont_sub(uint64_t *out, const uint64_t *a, const uint64_t *b,
         out[i] = (uint64_t)t;
         carry = (uint64_t)(t >> 64);
     }
+#endif
 }
 
 static inline int mont_is_zero(const uint64_t *a, int n)

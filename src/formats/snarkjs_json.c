@@ -18,7 +18,7 @@
 
 #define JSON_FILE_MAX (1ull << 30) /* a vk with millions of IC points fits */
 
-/* An integer |d| <= 2^53 - 1 (math.h is avoided: its FP_ZERO clashes with
+/* An integer |d| <= 2^53 - 1 (math.h is avoided: its FP_ZERO_ELEM clashes with
  * fp.h's). NaN fails the range test. */
 static int is_safe_integer(double d)
 {

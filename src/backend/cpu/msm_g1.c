@@ -1,6 +1,7 @@
 /* The CPU MSM over G1 (see include/cuzk/msm.h; written once in msm_impl.h). */
 #include "cuzk/msm.h"
 
+#include "field/fp_inline.h"
 #include "msm_internal.h"
 
 #define EC(name) g1_##name
@@ -8,12 +9,13 @@
 #define EC_JAC g1_jac_t
 #define F_T fp_t
 #define F_ONE FP_ONE
-#define F_add fp_add
-#define F_sub fp_sub
-#define F_dbl fp_dbl
-#define F_mul fp_mul
-#define F_sqr fp_sqr
-#define F_is_zero fp_is_zero
+#define F_add fp_add_inl
+#define F_sub fp_sub_inl
+#define F_dbl fp_dbl_inl
+#define F_mul fp_mul_inl
+#define F_sqr fp_sqr_inl
+#define F_inv fp_inv_inl
+#define F_is_zero fp_is_zero_inl
 #define XYZZ(name) g1_xyzz_##name
 #define XYZZ_T g1_xyzz_t
 #define MSM(suffix) msm_g1##suffix

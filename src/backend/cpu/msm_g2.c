@@ -13,6 +13,7 @@
 #define F_dbl fp2_dbl
 #define F_mul fp2_mul
 #define F_sqr fp2_sqr
+#define F_inv fp2_inv
 #define F_is_zero fp2_is_zero
 #define XYZZ(name) g2_xyzz_##name
 #define XYZZ_T g2_xyzz_t

@@ -51,8 +51,7 @@ extern "C" cuzk_status cuzk_cuda_device_describe(char *out, size_t out_len, int 
     if (st != CUZK_OK)
         return st;
     if (device < 0 || device >= n)
-        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device %d (%d present)", device,
-                              n);
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device %d (%d present)", device, n);
     cudaDeviceProp p;
     st = CUDA_CHECK(cudaGetDeviceProperties(&p, device), err);
     if (st != CUZK_OK)

@@ -23,11 +23,11 @@
 #define DFP_LIMBS 12
 #define DFR_LIMBS 8
 
-typedef struct __align__(16) dfp {
+typedef struct alignas(16) dfp {
     uint32_t l[DFP_LIMBS];
 } dfp_t;
 
-typedef struct __align__(16) dfr {
+typedef struct alignas(16) dfr {
     uint32_t l[DFR_LIMBS];
 } dfr_t;
 
@@ -59,8 +59,8 @@ CUZK_HD constexpr dfr_t dfr_const(dconst_u64x4_t x)
     return r;
 }
 
-#define CUZK_DEVICE_CONST(type, name, init)                                                    \
-    __attribute__((unused)) static __constant__ const type name##_dev = init;                  \
+#define CUZK_DEVICE_CONST(type, name, init)                                                        \
+    __attribute__((unused)) static __constant__ const type name##_dev = init;                      \
     __attribute__((unused)) static const type name##_host = init;
 #ifdef __CUDA_ARCH__
 #define DCONST(name) (name##_dev)
@@ -83,7 +83,7 @@ CUZK_DEVICE_CONST(dfr_t, DFR_R2, dfr_const(dconst_u64x4_t{CUZK_R_R2}))
 
 CUZK_HD void dfp_set_zero(dfp_t *out)
 {
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < DFP_LIMBS; j++)
         out->l[j] = 0;
 }
@@ -158,7 +158,7 @@ CUZK_HD void dfp_from_mont(dfp_t *out, const dfp_t *a)
 
 CUZK_HD void dfr_set_zero(dfr_t *out)
 {
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < DFR_LIMBS; j++)
         out->l[j] = 0;
 }

@@ -10,25 +10,20 @@
 
 #include "cuzk/status.h"
 
-/* nvcc includes <math.h> in every unit, and glibc's math.h declares FP_ZERO
- * (an fpclassify enumerator and a macro), which clashes with fp.h's
- * constant. So the host headers are read inside namespace cuzk_host with
- * the macro set aside: cuzk_host::fp_t, cuzk_host::g1_jac_t... are the
- * host's types, and their functions keep C linkage. (Renaming fp.h's
- * FP_ZERO would remove the need; C files that include <math.h> and fp.h
- * hit the same clash.) */
-#pragma push_macro("FP_ZERO")
-#undef FP_ZERO
-namespace cuzk_host {
+/* The host headers are read inside namespace cuzk_host so that host and
+ * device names never meet: cuzk_host::fp_t, cuzk_host::g1_jac_t... are the
+ * host's types, and their functions keep C linkage. */
+namespace cuzk_host
+{
 #include "cuzk/fp.h"
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 } // namespace cuzk_host
-#pragma pop_macro("FP_ZERO")
 
-namespace cuzk_host {
+namespace cuzk_host
+{
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "32-bit limbs read 64-bit host limbs");
 static_assert(sizeof(dfp_t) == sizeof(fp_t), "dfp_t has fp_t's bytes");
 static_assert(sizeof(dfr_t) == sizeof(fr_t), "dfr_t has fr_t's bytes");
@@ -37,12 +32,14 @@ static_assert(sizeof(dfp2_t) == sizeof(fp2_t) && offsetof(dfp2_t, c1) == offseto
 static_assert(sizeof(dg1_affine_t) == sizeof(g1_affine_t) &&
                   offsetof(dg1_affine_t, y) == offsetof(g1_affine_t, y),
               "G1 affine layout");
-static_assert(sizeof(dg1_jac_t) == sizeof(g1_jac_t) && offsetof(dg1_jac_t, z) == offsetof(g1_jac_t, z),
+static_assert(sizeof(dg1_jac_t) == sizeof(g1_jac_t) &&
+                  offsetof(dg1_jac_t, z) == offsetof(g1_jac_t, z),
               "G1 Jacobian layout");
 static_assert(sizeof(dg2_affine_t) == sizeof(g2_affine_t) &&
                   offsetof(dg2_affine_t, y) == offsetof(g2_affine_t, y),
               "G2 affine layout");
-static_assert(sizeof(dg2_jac_t) == sizeof(g2_jac_t) && offsetof(dg2_jac_t, z) == offsetof(g2_jac_t, z),
+static_assert(sizeof(dg2_jac_t) == sizeof(g2_jac_t) &&
+                  offsetof(dg2_jac_t, z) == offsetof(g2_jac_t, z),
               "G2 Jacobian layout");
 } // namespace cuzk_host
 

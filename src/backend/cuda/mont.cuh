@@ -15,16 +15,15 @@
 #include "backend/cuda/ptx.cuh"
 
 /* out = t - m if t >= m, else t; t < 2m. */
-template <int N>
-CUZK_HD void dmont_reduce_once(uint32_t *out, const uint32_t *t, const uint32_t *m)
+template <int N> CUZK_HD void dmont_reduce_once(uint32_t *out, const uint32_t *t, const uint32_t *m)
 {
     uint32_t d[N];
     d[0] = ptx_sub_cc(t[0], m[0]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N; j++)
         d[j] = ptx_subc_cc(t[j], m[j]);
     uint32_t keep_t = ptx_subc(0, 0); /* all ones when t < m (a borrow) */
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++)
         out[j] = (t[j] & keep_t) | (d[j] & ~keep_t);
 }
@@ -35,7 +34,7 @@ CUZK_HD void dmont_add(uint32_t *out, const uint32_t *a, const uint32_t *b, cons
 {
     uint32_t s[N];
     s[0] = ptx_add_cc(a[0], b[0]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N - 1; j++)
         s[j] = ptx_addc_cc(a[j], b[j]);
     s[N - 1] = ptx_addc(a[N - 1], b[N - 1]);
@@ -47,52 +46,49 @@ CUZK_HD void dmont_sub(uint32_t *out, const uint32_t *a, const uint32_t *b, cons
 {
     uint32_t d[N];
     d[0] = ptx_sub_cc(a[0], b[0]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N; j++)
         d[j] = ptx_subc_cc(a[j], b[j]);
     uint32_t add_m = ptx_subc(0, 0); /* all ones when a < b */
     d[0] = ptx_add_cc(d[0], m[0] & add_m);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N - 1; j++)
         d[j] = ptx_addc_cc(d[j], m[j] & add_m);
     d[N - 1] = ptx_addc(d[N - 1], m[N - 1] & add_m); /* the carry out cancels the borrow */
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++)
         out[j] = d[j];
 }
 
-template <int N>
-CUZK_HD int dmont_is_zero(const uint32_t *a)
+template <int N> CUZK_HD int dmont_is_zero(const uint32_t *a)
 {
     uint32_t acc = 0;
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++)
         acc |= a[j];
     return acc == 0;
 }
 
-template <int N>
-CUZK_HD int dmont_equal(const uint32_t *a, const uint32_t *b)
+template <int N> CUZK_HD int dmont_equal(const uint32_t *a, const uint32_t *b)
 {
     uint32_t acc = 0;
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++)
         acc |= a[j] ^ b[j];
     return acc == 0;
 }
 
 /* m - a, except that -0 stays 0 (not m). */
-template <int N>
-CUZK_HD void dmont_neg(uint32_t *out, const uint32_t *a, const uint32_t *m)
+template <int N> CUZK_HD void dmont_neg(uint32_t *out, const uint32_t *a, const uint32_t *m)
 {
     uint32_t nz = 0u - (uint32_t)!dmont_is_zero<N>(a);
     uint32_t d[N];
     d[0] = ptx_sub_cc(m[0], a[0]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N - 1; j++)
         d[j] = ptx_subc_cc(m[j], a[j]);
     d[N - 1] = ptx_subc(m[N - 1], a[N - 1]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++)
         out[j] = d[j] & nz;
 }
@@ -104,21 +100,20 @@ CUZK_HD void dmont_neg(uint32_t *out, const uint32_t *a, const uint32_t *m)
  * product); the partial sums stay below the final one, < W^(N+1), so
  * neither chain carries out of t[N]: the no-carry condition of gnark-crypto's
  * note "Faster Montgomery multiplication" (2020), m < W^N / 2. 2N IMADs. */
-template <int N>
-CUZK_HD void dmont_reduce_row(uint32_t *t, const uint32_t *m, uint32_t n0)
+template <int N> CUZK_HD void dmont_reduce_row(uint32_t *t, const uint32_t *m, uint32_t n0)
 {
     uint32_t q = t[0] * n0;
     (void)ptx_mad_lo_cc(q, m[0], t[0]); /* 0 by the choice of q: only its carry counts */
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N; j++)
         t[j] = ptx_madc_lo_cc(q, m[j], t[j]);
     t[N] = ptx_addc(t[N], 0);
     t[1] = ptx_mad_hi_cc(q, m[0], t[1]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N - 1; j++)
         t[j + 1] = ptx_madc_hi_cc(q, m[j], t[j + 1]);
     t[N] = ptx_madc_hi(q, m[N - 1], t[N]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++) /* divide by W: register renaming once unrolled */
         t[j] = t[j + 1];
 }
@@ -136,25 +131,25 @@ CUZK_HD void dmont_mul(uint32_t *out, const uint32_t *a, const uint32_t *b, cons
 {
     uint32_t t[N + 1];
     /* row 0: t = a b_0 */
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 0; j < N; j++)
         t[j] = a[j] * b[0];
     t[1] = ptx_mad_hi_cc(a[0], b[0], t[1]);
-#pragma unroll
+    CUZK_UNROLL
     for (int j = 1; j < N - 1; j++)
         t[j + 1] = ptx_madc_hi_cc(a[j], b[0], t[j + 1]);
     t[N] = ptx_madc_hi(a[N - 1], b[0], 0);
     dmont_reduce_row<N>(t, m, n0);
-#pragma unroll
+    CUZK_UNROLL
     for (int i = 1; i < N; i++) {
         /* t += a b_i; t < 2m on entry, so t[N] starts as 0 */
         t[0] = ptx_mad_lo_cc(a[0], b[i], t[0]);
-#pragma unroll
+        CUZK_UNROLL
         for (int j = 1; j < N; j++)
             t[j] = ptx_madc_lo_cc(a[j], b[i], t[j]);
         t[N] = ptx_addc(0, 0);
         t[1] = ptx_mad_hi_cc(a[0], b[i], t[1]);
-#pragma unroll
+        CUZK_UNROLL
         for (int j = 1; j < N - 1; j++)
             t[j + 1] = ptx_madc_hi_cc(a[j], b[i], t[j + 1]);
         t[N] = ptx_madc_hi(a[N - 1], b[i], t[N]);

@@ -25,6 +25,15 @@
 /* Everything in the device headers is inlined into its kernel. */
 #define CUZK_HD __host__ __device__ __forceinline__
 
+/* Fixed-count limb loops unroll on the device, so that limb arrays stay in
+ * registers (HOPPER.md: a run-time index moves them to local memory). The
+ * host pass needs no pragma (and its compiler would warn about nvcc's). */
+#ifdef __CUDA_ARCH__
+#define CUZK_UNROLL _Pragma("unroll")
+#else
+#define CUZK_UNROLL
+#endif
+
 #ifndef __CUDA_ARCH__
 /* The emulated CC.CF: 0 or 1. */
 __attribute__((unused)) static thread_local uint32_t ptx_emu_cf;

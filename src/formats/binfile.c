@@ -1,6 +1,8 @@
 /* The iden3 binary container (see binfile.h). */
 #include "formats/binfile.h"
 
+#include "cuzk/fr.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -259,4 +261,37 @@ const char *binfile_prime_name(const uint8_t *p, uint32_t n8)
         if (strcmp(s, known_primes[i].hex) == 0)
             return known_primes[i].name;
     return NULL;
+}
+
+cuzk_status binfile_fr_header(const uint8_t **body, const binfile_t *bf, uint32_t sec_id,
+                              uint64_t want_size, const char *hint, cuzk_error_t *err)
+{
+    const uint8_t *h;
+    uint64_t size;
+    cuzk_status st = binfile_section(bf, sec_id, "header", BINFILE_REQUIRED, &h, &size, err);
+    if (st != CUZK_OK)
+        return st;
+    if (size < 4)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, too short",
+                              bf->name, (unsigned long long)size);
+    uint32_t n8 = binfile_u32(h);
+    if (n8 != FR_BYTES) {
+        const char *known = (size >= 4 + (uint64_t)n8) ? binfile_prime_name(h + 4, n8) : NULL;
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: field element size n8 = %u (prime: %s), but cuzk needs the "
+                              "BLS12-381 scalar field (n8 = 32)%s",
+                              bf->name, n8, known ? known : "unknown", hint);
+    }
+    if (size != want_size)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: header section is %llu bytes, expected %llu", bf->name,
+                              (unsigned long long)size, (unsigned long long)want_size);
+    if (!binfile_is_modulus(h + 4, FR_MODULUS, FR_LIMBS)) {
+        const char *known = binfile_prime_name(h + 4, n8);
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: prime is %s, but cuzk needs the BLS12-381 scalar field r%s",
+                              bf->name, known ? known : "not a known one", hint);
+    }
+    *body = h;
+    return CUZK_OK;
 }

@@ -85,4 +85,11 @@ int binfile_is_modulus(const uint8_t *p, const uint64_t *limbs, size_t n_limbs);
  * NULL: turns "wrong prime" into an actionable message. */
 const char *binfile_prime_name(const uint8_t *p, uint32_t n8);
 
+/* The header of the r1cs and wtns formats: section sec_id must be exactly
+ * want_size bytes and start with u32 n8 = 32 and the prime r (BLS12-381's
+ * scalar field); *body points at it. hint is appended to the messages
+ * about another field (e.g. how to recompile). */
+cuzk_status binfile_fr_header(const uint8_t **body, const binfile_t *bf, uint32_t sec_id,
+                              uint64_t want_size, const char *hint, cuzk_error_t *err);
+
 #endif

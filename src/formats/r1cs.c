@@ -119,32 +119,10 @@ void r1cs_free(r1cs_t *r)
 static cuzk_status parse_header(r1cs_t *r, const binfile_t *bf, cuzk_error_t *err)
 {
     const uint8_t *h;
-    uint64_t size;
-    cuzk_status st =
-        binfile_section(bf, R1CS_SEC_HEADER, "header", BINFILE_REQUIRED, &h, &size, err);
+    cuzk_status st = binfile_fr_header(&h, bf, R1CS_SEC_HEADER, R1CS_HEADER_BYTES,
+                                       "; compile with circom -p bls12381", err);
     if (st != CUZK_OK)
         return st;
-    if (size < 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, too short",
-                              bf->name, (unsigned long long)size);
-    uint32_t n8 = binfile_u32(h);
-    if (n8 != FR_BYTES) {
-        const char *known = (size >= 4 + (uint64_t)n8) ? binfile_prime_name(h + 4, n8) : NULL;
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: field element size n8 = %u (prime: %s), but cuzk needs the "
-                              "BLS12-381 scalar field (n8 = 32); compile with circom -p bls12381",
-                              bf->name, n8, known ? known : "unknown");
-    }
-    if (size != R1CS_HEADER_BYTES)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, expected %d",
-                              bf->name, (unsigned long long)size, R1CS_HEADER_BYTES);
-    if (!binfile_is_modulus(h + 4, FR_MODULUS, FR_LIMBS)) {
-        const char *known = binfile_prime_name(h + 4, n8);
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: prime is %s, but cuzk needs the BLS12-381 scalar field r; "
-                              "compile with circom -p bls12381",
-                              bf->name, known ? known : "not a known one");
-    }
     const uint8_t *p = h + 4 + FR_BYTES;
     r->n_wires = binfile_u32(p);
     r->n_pub_out = binfile_u32(p + 4);

@@ -44,31 +44,9 @@ static void conv_chunk(void *vctx, size_t begin, size_t end)
 static cuzk_status parse_header(uint32_t *n, const binfile_t *bf, cuzk_error_t *err)
 {
     const uint8_t *h;
-    uint64_t size;
-    cuzk_status st =
-        binfile_section(bf, WTNS_SEC_HEADER, "header", BINFILE_REQUIRED, &h, &size, err);
+    cuzk_status st = binfile_fr_header(&h, bf, WTNS_SEC_HEADER, WTNS_HEADER_BYTES, "", err);
     if (st != CUZK_OK)
         return st;
-    if (size < 4)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, too short",
-                              bf->name, (unsigned long long)size);
-    uint32_t n8 = binfile_u32(h);
-    if (n8 != FR_BYTES) {
-        const char *known = (size >= 4 + (uint64_t)n8) ? binfile_prime_name(h + 4, n8) : NULL;
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: field element size n8 = %u (prime: %s), but cuzk needs the "
-                              "BLS12-381 scalar field (n8 = 32)",
-                              bf->name, n8, known ? known : "unknown");
-    }
-    if (size != WTNS_HEADER_BYTES)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: header section is %llu bytes, expected %d",
-                              bf->name, (unsigned long long)size, WTNS_HEADER_BYTES);
-    if (!binfile_is_modulus(h + 4, FR_MODULUS, FR_LIMBS)) {
-        const char *known = binfile_prime_name(h + 4, n8);
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s: prime is %s, but cuzk needs the BLS12-381 scalar field r",
-                              bf->name, known ? known : "not a known one");
-    }
     *n = binfile_u32(h + 4 + FR_BYTES);
     return CUZK_OK;
 }

@@ -24,16 +24,17 @@ static inline void XYZZ(set_inf)(XYZZ_T *p)
     memset(p, 0, sizeof *p);
 }
 
-/* out = 2a, mdbl-2008-s (ZZ1 = ZZZ1 = 1), a = 0: 4M + 3S. a must not be
- * infinity. */
-static void XYZZ(dbl_affine)(XYZZ_T *out, const EC_AFF *a)
+/* The part of mdbl-2008-s / dbl-2008-s-1 (a = 0) that both share: from x, y
+ * it sets out->x, out->y and returns V = (2y)^2, W = 2y V; the callers scale
+ * ZZ and ZZZ by them (affine input: ZZ = V, ZZZ = W). */
+static inline void XYZZ(dbl_core)(XYZZ_T *out, F_T *v, F_T *w, const F_T *x, const F_T *y)
 {
-    F_T u, v, w, s, m, x3, t;
-    F_dbl(&u, &a->y);
-    F_sqr(&v, &u);
-    F_mul(&w, &u, &v);
-    F_mul(&s, &a->x, &v);
-    F_sqr(&m, &a->x);
+    F_T u, s, m, x3, t;
+    F_dbl(&u, y);
+    F_sqr(v, &u);
+    F_mul(w, &u, v);
+    F_mul(&s, x, v);
+    F_sqr(&m, x);
     F_dbl(&t, &m);
     F_add(&m, &m, &t);
     F_sqr(&x3, &m);
@@ -41,9 +42,17 @@ static void XYZZ(dbl_affine)(XYZZ_T *out, const EC_AFF *a)
     F_sub(&x3, &x3, &t);
     F_sub(&t, &s, &x3);
     F_mul(&t, &m, &t);
-    F_mul(&s, &w, &a->y);
+    F_mul(&s, w, y);
     F_sub(&out->y, &t, &s);
     out->x = x3;
+}
+
+/* out = 2a, mdbl-2008-s (ZZ1 = ZZZ1 = 1), a = 0: 4M + 3S. a must not be
+ * infinity. */
+static void XYZZ(dbl_affine)(XYZZ_T *out, const EC_AFF *a)
+{
+    F_T v, w;
+    XYZZ(dbl_core)(out, &v, &w, &a->x, &a->y);
     out->zz = v;
     out->zzz = w;
 }
@@ -55,24 +64,10 @@ static void XYZZ(dbl)(XYZZ_T *out, const XYZZ_T *p)
         *out = *p;
         return;
     }
-    F_T u, v, w, s, m, x3, t;
-    F_dbl(&u, &p->y);
-    F_sqr(&v, &u);
-    F_mul(&w, &u, &v);
-    F_mul(&s, &p->x, &v);
-    F_sqr(&m, &p->x);
-    F_dbl(&t, &m);
-    F_add(&m, &m, &t);
-    F_sqr(&x3, &m);
-    F_dbl(&t, &s);
-    F_sub(&x3, &x3, &t);
-    F_sub(&t, &s, &x3);
-    F_mul(&t, &m, &t);
-    F_mul(&s, &w, &p->y);
-    F_sub(&out->y, &t, &s);
-    out->x = x3;
-    F_mul(&out->zz, &v, &p->zz);
-    F_mul(&out->zzz, &w, &p->zzz);
+    F_T v, w, zz = p->zz, zzz = p->zzz;
+    XYZZ(dbl_core)(out, &v, &w, &p->x, &p->y);
+    F_mul(&out->zz, &v, &zz);
+    F_mul(&out->zzz, &w, &zzz);
 }
 
 /* out = p + a, madd-2008-s: 8M + 2S. a must not be infinity; out may

@@ -21,6 +21,17 @@ typedef enum groth16_convention {
     GROTH16_BELLPERSON = 1
 } groth16_convention;
 
+struct groth16_pk;
+
+/* The MSM results of one proof, and what each stage took (seconds). */
+typedef struct groth16_msms {
+    g1_jac_t a, b1, l, h; /* b1 is infinity when not asked for */
+    g2_jac_t b2;
+    double t_load;   /* key and circuit made resident (first proof with them) */
+    double t_upload; /* witness to the device (0 on the CPU) */
+    double t_h, t_a, t_b, t_l, t_hm;
+} groth16_msms_t;
+
 /* What a backend computes; the prover never knows which one runs. */
 typedef struct groth16_backend {
     const char *name;
@@ -34,6 +45,14 @@ typedef struct groth16_backend {
                           size_t n, int threads);
     cuzk_status (*msm_g2)(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s,
                           size_t n, int threads);
+    /* Optional (NULL: the prover runs h_scalars and the MSMs above):
+     * everything between the witness and the final assembly in one call,
+     * so that a device keeps its data resident across the stages. The key
+     * and circuit are checked against each other by the prover first;
+     * need_b1: B in G1 too (r != 0). */
+    cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const struct groth16_pk *pk,
+                        const circuit_t *c, const fr_t *w, int need_b1, int threads,
+                        cuzk_error_t *err);
 } groth16_backend_t;
 
 extern const groth16_backend_t GROTH16_BACKEND_CPU;

@@ -53,7 +53,7 @@ typedef struct groth16_prove_opts {
     int no_verify; /* skip the check before returning (benchmarks only) */
     /* Per-stage wall times in seconds, filled when non-NULL. */
     struct groth16_timings {
-        double h, msm_a, msm_b, msm_l, msm_h, verify, total;
+        double load, upload, h, msm_a, msm_b, msm_l, msm_h, verify, total;
     } *timings;
 } groth16_prove_opts_t;
 
@@ -67,6 +67,20 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
                           const fr_t *w, const fr_t *r, const fr_t *s,
                           const groth16_backend_t *be, const groth16_prove_opts_t *opts,
                           cuzk_error_t *err);
+
+/* Which witness wires each query's bases belong to: for bellperson keys
+ * A takes every input then the aux wires used in A, B the wires used in B
+ * (a and b, malloc'd, ascending); for snarkjs keys every wire (a = b =
+ * NULL: the identity). L always takes the n_l aux wires from n_public + 1.
+ * CUZK_ERR_NOMEM with *q zeroed on failure. */
+typedef struct groth16_query_indices {
+    uint32_t *a, *b;
+    size_t n_a, n_b, n_l;
+} groth16_query_indices_t;
+
+cuzk_status groth16_query_indices(groth16_query_indices_t *q, const groth16_pk_t *pk,
+                                  const circuit_t *c, cuzk_error_t *err);
+void groth16_query_indices_free(groth16_query_indices_t *q);
 
 #ifdef __cplusplus
 }

@@ -13,13 +13,51 @@ typedef struct bench_entry {
 
 static const bench_entry_t BENCHES[] = {
     {"field", bench_field, "field, curve and pairing microbenchmarks [--quick]"},
-    {"ntt", bench_ntt, "CPU NTT over Fr"},
-    {"msm", bench_msm, "CPU multi-scalar multiplication"},
+    {"ntt", bench_ntt, "NTT over Fr [--device cpu|cuda]"},
+    {"msm", bench_msm, "multi-scalar multiplication [--device cpu|cuda]"},
+    {"prove", bench_prove, "Groth16 prove of a random circuit [--device cpu|cuda]"},
 };
+
+/* The CUDA variants of the benchmarks that have one. */
+static const bench_entry_t CUDA_BENCHES[] = {
+    {"ntt", bench_cuda_ntt, NULL},
+    {"msm", bench_cuda_msm, NULL},
+};
+
+/* Takes "--device D" out of argv (D stays in *device). 0 when malformed. */
+static int take_device(int *argc, char **argv, const char **device)
+{
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--device"))
+            continue;
+        if (i + 1 >= *argc || (strcmp(argv[i + 1], "cpu") && strcmp(argv[i + 1], "cuda"))) {
+            fprintf(stderr, "cuzk bench: --device takes cpu or cuda\n");
+            return 0;
+        }
+        *device = argv[i + 1];
+        for (int j = i; j + 2 <= *argc; j++)
+            argv[j] = argv[j + 2];
+        *argc -= 2;
+        return 1;
+    }
+    return 1;
+}
 
 int cmd_bench(int argc, char **argv)
 {
     size_t n = sizeof BENCHES / sizeof BENCHES[0];
+    const char *device = NULL;
+    if (argc >= 2 && strcmp(argv[1], "prove")) {
+        if (!take_device(&argc, argv, &device))
+            return 2;
+        if (device && !strcmp(device, "cuda")) {
+            for (size_t i = 0; i < sizeof CUDA_BENCHES / sizeof *CUDA_BENCHES; i++)
+                if (!strcmp(argv[1], CUDA_BENCHES[i].name))
+                    return CUDA_BENCHES[i].fn(argc - 1, argv + 1);
+            fprintf(stderr, "cuzk bench %s: no CUDA variant\n", argv[1]);
+            return 2;
+        }
+    }
     if (argc >= 2)
         for (size_t i = 0; i < n; i++)
             if (!strcmp(argv[1], BENCHES[i].name))

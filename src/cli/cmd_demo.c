@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_backend.h"
 #include "cuzk/decimal.h"
 #include "cuzk/encode.h"
 #include "cuzk/pairing.h"
@@ -258,6 +259,7 @@ static int demo_groth16(groth16_convention conv)
     circuit_t c = {0};
     groth16_key_t key = {0};
     groth16_pk_t pk;
+    cli_backend_t be = {0};
     fr_t x, r, s, *w = calloc(3 + DEMO_STEPS, sizeof *w);
     int ok = 0;
     rand_fr(&x);
@@ -274,8 +276,12 @@ static int demo_groth16(groth16_convention conv)
     groth16_proof_t proof;
     groth16_prove_opts_t opts = {0, 0, NULL}; /* verifies before returning */
     cuzk_error_t err = {0};
-    if (groth16_prove(&proof, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &opts, &err) != CUZK_OK) {
-        printf("         prove failed: %s\n", err.msg);
+    if (cli_backend_open(&be, NULL, 0, &err) != CUZK_OK) {
+        printf("         no backend: %s\n", err.msg);
+        goto out;
+    }
+    if (groth16_prove(&proof, &pk, &c, w, &r, &s, be.be, &opts, &err) != CUZK_OK) {
+        printf("         prove failed (%s): %s\n", be.be->name, err.msg);
         goto out;
     }
     double t_p = now_ms();
@@ -286,14 +292,15 @@ static int demo_groth16(groth16_convention conv)
     groth16_verify(&valid_bad, &key.vk, &proof, &bad_y, 1, NULL);
     double t_v = now_ms();
     ok = valid && !valid_bad;
-    printf("  [%s] Groth16 %-18s %u constraints, domain 2^%u: setup %.0f ms, prove %.0f ms, "
-           "verify %.1f ms; wrong public input rejected\n",
-           ok ? " ok " : "FAIL", name, c.n_rows, key.log_m, t_s - t_c, t_p - t_s,
+    printf("  [%s] Groth16 %-18s %u constraints, domain 2^%u: setup %.0f ms, prove %.0f ms "
+           "(%s), verify %.1f ms; wrong public input rejected\n",
+           ok ? " ok " : "FAIL", name, c.n_rows, key.log_m, t_s - t_c, t_p - t_s, be.be->name,
            (t_v - t_p) / 2);
     (void)t0;
 out:
     if (!ok && !c.n_rows)
         printf("  [FAIL] Groth16 %s: could not build the circuit or key\n", name);
+    cli_backend_close(&be);
     groth16_key_free(&key);
     circuit_free(&c);
     free(w);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_backend.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/keys.h"
@@ -20,7 +21,9 @@ static const char USAGE[] =
     "options: --r DEC --s DEC   fixed blinding (tests only; default: random)\n"
     "         --r1cs FILE       (zkey) check the witness against the circuit first\n"
     "         --threads N       CPU threads (default: all)\n"
-    "         --device cpu      backend (cuda: not in this build yet)\n"
+    "         --device cpu|cuda backend (default: cuda when a GPU is present)\n"
+    "         --vram-budget SIZE  GPU memory the prover may hold, e.g. 16GiB\n"
+    "                           (default: the device's free memory)\n"
     "         --no-verify       skip the check of each proof (benchmarks only)\n"
     "         --timings         print per-stage times on stderr\n";
 
@@ -29,6 +32,8 @@ typedef struct prove_args {
     int have_r, have_s, threads, no_verify, timings;
     fr_t r, s;
     const char *r1cs;
+    const char *device; /* NULL: default */
+    size_t vram_budget;
     const char *pos[64];
     int npos;
 } prove_args_t;
@@ -62,9 +67,15 @@ static int parse_args(prove_args_t *a, int argc, char **argv)
             a->threads = atoi(argv[++i]);
         } else if (!strcmp(o, "--device") && val) {
             i++;
-            if (strcmp(val, "cpu") != 0) {
-                fprintf(stderr, "cuzk prove: device '%s' is not available in this build "
-                                "(the CUDA backend is in progress); use --device cpu\n", val);
+            if (strcmp(val, "cpu") && strcmp(val, "cuda")) {
+                fprintf(stderr, "cuzk prove: unknown device '%s' (cpu or cuda)\n", val);
+                return 0;
+            }
+            a->device = val;
+        } else if (!strcmp(o, "--vram-budget") && val) {
+            i++;
+            if (cli_parse_bytes(&a->vram_budget, val, &err) != CUZK_OK) {
+                cli_fail("prove", o, &err);
                 return 0;
             }
         } else if (!strcmp(o, "--no-verify")) {
@@ -96,12 +107,13 @@ static int blinding(prove_args_t *a)
     return 1;
 }
 
-static void print_timings(const struct groth16_timings *t, const char *label)
+static void print_timings(const struct groth16_timings *t, const char *label, const char *dev)
 {
     fprintf(stderr,
-            "cuzk prove %s: H %.3f s, MSM A %.3f s, B %.3f s, L %.3f s, H %.3f s, "
-            "verify %.3f s, total %.3f s\n",
-            label, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify, t->total);
+            "cuzk prove %s(%s): key to device %.3f s, upload %.3f s, H %.3f s, MSM A %.3f s, "
+            "B %.3f s, L %.3f s, H %.3f s, verify %.3f s, total %.3f s\n",
+            label, dev, t->load, t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify,
+            t->total);
 }
 
 static int prove_zkey(prove_args_t *a)
@@ -116,6 +128,7 @@ static int prove_zkey(prove_args_t *a)
     wtns_t w = {0};
     circuit_t c = {0};
     groth16_pk_t pk = {0};
+    cli_backend_t be = {0};
     int rc = CLI_USAGE;
     double t0 = cli_now();
     if (zkey_open(&z, zk, ZKEY_CHECK_HEADER, a->threads, &err) != CUZK_OK)
@@ -158,8 +171,11 @@ static int prove_zkey(prove_args_t *a)
     struct groth16_timings tm;
     groth16_prove_opts_t opts = {a->threads, a->no_verify, &tm};
     groth16_proof_t proof;
-    if (groth16_prove(&proof, &pk, &c, w.w, &a->r, &a->s, &GROTH16_BACKEND_CPU, &opts, &err) !=
-        CUZK_OK) {
+    if (cli_backend_open(&be, a->device, a->vram_budget, &err) != CUZK_OK) {
+        rc = cli_fail("prove", "--device", &err);
+        goto out;
+    }
+    if (groth16_prove(&proof, &pk, &c, w.w, &a->r, &a->s, be.be, &opts, &err) != CUZK_OK) {
         rc = cli_fail("prove", wt, &err);
         goto out;
     }
@@ -170,10 +186,11 @@ static int prove_zkey(prove_args_t *a)
     }
     if (a->timings) {
         fprintf(stderr, "cuzk prove: load %.3f s\n", t_load);
-        print_timings(&tm, "");
+        print_timings(&tm, "", be.be->name);
     }
     rc = CLI_OK;
 out:
+    cli_backend_close(&be);
     groth16_pk_release(&pk);
     circuit_free(&c);
     wtns_free(&w);
@@ -207,6 +224,7 @@ static int prove_bellperson(prove_args_t *a)
     r1cs_t r = {0};
     circuit_t c = {0};
     groth16_pk_t pk = {0};
+    cli_backend_t be = {0};
     groth16_proof_t *proofs = calloc((size_t)k, sizeof *proofs);
     uint8_t *bytes = calloc((size_t)k, BELLPERSON_PROOF_BYTES);
     int rc = CLI_USAGE;
@@ -227,6 +245,10 @@ static int prove_bellperson(prove_args_t *a)
     }
     if (groth16_pk_from_params(&pk, &p, c.n_vars, &err) != CUZK_OK) {
         rc = cli_fail("prove", params, &err);
+        goto out;
+    }
+    if (cli_backend_open(&be, a->device, a->vram_budget, &err) != CUZK_OK) {
+        rc = cli_fail("prove", "--device", &err);
         goto out;
     }
     for (int i = 0; i < k; i++) {
@@ -251,7 +273,7 @@ static int prove_bellperson(prove_args_t *a)
         struct groth16_timings tm;
         groth16_prove_opts_t opts = {a->threads, a->no_verify, &tm};
         cuzk_status st = blinding(a) ? groth16_prove(&proofs[i], &pk, &c, w.w, &a->r, &a->s,
-                                                     &GROTH16_BACKEND_CPU, &opts, &err)
+                                                     be.be, &opts, &err)
                                      : CUZK_ERR_ARG;
         wtns_free(&w);
         if (st != CUZK_OK) {
@@ -259,12 +281,13 @@ static int prove_bellperson(prove_args_t *a)
             goto out;
         }
         if (a->timings)
-            print_timings(&tm, wt);
+            print_timings(&tm, wt, be.be->name);
     }
     bellperson_proofs_write(bytes, proofs, (size_t)k);
     if (write_file(out, bytes, (size_t)k * BELLPERSON_PROOF_BYTES))
         rc = CLI_OK;
 out:
+    cli_backend_close(&be);
     groth16_pk_release(&pk);
     circuit_free(&c);
     r1cs_free(&r);

@@ -23,67 +23,97 @@ static uint8_t *density(const circuit_t *c, circuit_matrix m)
     return d;
 }
 
-/* The scalars of each query, in the order of its bases. */
-typedef struct query_scalars {
-    fr_t *a, *b, *l;
-    size_t n_a, n_b, n_l;
-    int own_a, own_b; /* allocated (bellperson) or views into w (snarkjs) */
-} query_scalars_t;
-
-static void query_scalars_free(query_scalars_t *q)
-{
-    if (q->own_a)
-        free(q->a);
-    if (q->own_b)
-        free(q->b);
-}
-
-static cuzk_status gather(fr_t **out, size_t *n, const fr_t *w, const uint8_t *dens,
-                          uint32_t lo, uint32_t hi, uint32_t all_below)
+/* The wires j < hi with j < all_below or dens[j], in order. */
+static uint32_t *indices(size_t *n, const uint8_t *dens, uint32_t hi, uint32_t all_below)
 {
     size_t cnt = 0;
-    for (uint32_t j = lo; j < hi; j++)
+    for (uint32_t j = 0; j < hi; j++)
         cnt += j < all_below || dens[j];
-    fr_t *s = malloc((cnt ? cnt : 1) * sizeof *s);
-    if (!s)
-        return CUZK_ERR_NOMEM;
+    uint32_t *idx = malloc((cnt ? cnt : 1) * sizeof *idx);
+    if (!idx)
+        return NULL;
     size_t k = 0;
-    for (uint32_t j = lo; j < hi; j++)
+    for (uint32_t j = 0; j < hi; j++)
         if (j < all_below || dens[j])
-            s[k++] = w[j];
-    *out = s;
+            idx[k++] = j;
     *n = cnt;
-    return CUZK_OK;
+    return idx;
 }
 
-static cuzk_status scalars_for(query_scalars_t *q, const groth16_pk_t *pk, const circuit_t *c,
-                               const fr_t *w, cuzk_error_t *err)
+cuzk_status groth16_query_indices(groth16_query_indices_t *q, const groth16_pk_t *pk,
+                                  const circuit_t *c, cuzk_error_t *err)
 {
     memset(q, 0, sizeof *q);
     uint32_t n_in = pk->n_public + 1; /* inputs, ONE included */
-    q->l = (fr_t *)&w[n_in];
     q->n_l = pk->n_vars - n_in;
     if (pk->conv == GROTH16_SNARKJS) {
-        q->a = q->b = (fr_t *)w;
         q->n_a = q->n_b = pk->n_vars;
         return CUZK_OK;
     }
     uint8_t *da = density(c, CIRCUIT_A), *db = density(c, CIRCUIT_B);
-    cuzk_status st = CUZK_ERR_NOMEM;
-    if (da && db) {
-        /* A: every input (the input rows use them all), then aux by density;
-         * B: inputs and aux by density. */
-        st = gather(&q->a, &q->n_a, w, da, 0, pk->n_vars, n_in);
-        q->own_a = st == CUZK_OK;
-        if (st == CUZK_OK) {
-            st = gather(&q->b, &q->n_b, w, db, 0, pk->n_vars, 0);
-            q->own_b = st == CUZK_OK;
-        }
-    }
+    /* A: every input (the input rows use them all), then aux by density;
+     * B: inputs and aux by density. */
+    if (da && db && (q->a = indices(&q->n_a, da, pk->n_vars, n_in)) != NULL)
+        q->b = indices(&q->n_b, db, pk->n_vars, 0);
     free(da);
     free(db);
-    if (st != CUZK_OK)
-        return cuzk_error_set(err, st, "out of memory gathering MSM scalars");
+    if (!q->b) {
+        groth16_query_indices_free(q);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory indexing the MSM scalars");
+    }
+    return CUZK_OK;
+}
+
+void groth16_query_indices_free(groth16_query_indices_t *q)
+{
+    if (!q)
+        return;
+    free(q->a);
+    free(q->b);
+    memset(q, 0, sizeof *q);
+}
+
+/* The scalars of each query, in the order of its bases. */
+typedef struct query_scalars {
+    fr_t *a, *b, *l;
+    size_t n_a, n_b, n_l;
+    int own; /* a and b allocated (bellperson) or views into w (snarkjs) */
+} query_scalars_t;
+
+static void query_scalars_free(query_scalars_t *q)
+{
+    if (q->own) {
+        free(q->a);
+        free(q->b);
+    }
+}
+
+static fr_t *gather(const fr_t *w, const uint32_t *idx, size_t n)
+{
+    fr_t *s = malloc((n ? n : 1) * sizeof *s);
+    if (s)
+        for (size_t k = 0; k < n; k++)
+            s[k] = w[idx[k]];
+    return s;
+}
+
+static cuzk_status scalars_for(query_scalars_t *q, const groth16_query_indices_t *ix,
+                               const groth16_pk_t *pk, const fr_t *w, cuzk_error_t *err)
+{
+    memset(q, 0, sizeof *q);
+    q->l = (fr_t *)&w[pk->n_public + 1];
+    q->n_a = ix->n_a;
+    q->n_b = ix->n_b;
+    q->n_l = ix->n_l;
+    if (!ix->a) {
+        q->a = q->b = (fr_t *)w;
+        return CUZK_OK;
+    }
+    q->own = 1;
+    q->a = gather(w, ix->a, ix->n_a);
+    q->b = gather(w, ix->b, ix->n_b);
+    if (!q->a || !q->b)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory gathering MSM scalars");
     return CUZK_OK;
 }
 
@@ -111,7 +141,7 @@ static cuzk_status check_circuit(const groth16_pk_t *pk, const circuit_t *c, con
 }
 
 /* The key's query sizes against the scalars this circuit gives. */
-static cuzk_status check_queries(const groth16_pk_t *pk, const query_scalars_t *q,
+static cuzk_status check_queries(const groth16_pk_t *pk, const groth16_query_indices_t *q,
                                  cuzk_error_t *err)
 {
     size_t m = (size_t)1 << pk->log_m;
@@ -131,6 +161,53 @@ static void g1_add_affine_to(g1_jac_t *acc, const g1_affine_t *p)
     g1_add_mixed(acc, acc, p);
 }
 
+/* The MSM stages through a backend's h_scalars and msm entries. */
+static cuzk_status backend_msms(groth16_msms_t *m, const groth16_pk_t *pk,
+                                const groth16_query_indices_t *ix, const circuit_t *c,
+                                const fr_t *w, int need_b1, const groth16_backend_t *be,
+                                int th, cuzk_error_t *err)
+{
+    query_scalars_t q;
+    size_t msize = (size_t)1 << pk->log_m;
+    fr_t *p = NULL;
+    double t;
+    cuzk_status st = scalars_for(&q, ix, pk, w, err);
+    if (st != CUZK_OK)
+        goto out;
+    p = malloc(msize * sizeof *p);
+    if (!p) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory (H scalars, %zu)", msize);
+        goto out;
+    }
+    t = now_s();
+    if ((st = be->h_scalars(be->ctx, p, c, w, pk->log_m, pk->conv, th, err)) != CUZK_OK)
+        goto out;
+    m->t_h = now_s() - t;
+    t = now_s();
+    st = be->msm_g1(be->ctx, &m->a, &pk->a.bases, q.a, q.n_a, th);
+    m->t_a = now_s() - t;
+    t = now_s();
+    if (st == CUZK_OK)
+        st = be->msm_g2(be->ctx, &m->b2, &pk->b_g2.bases, q.b, q.n_b, th);
+    if (st == CUZK_OK && need_b1)
+        st = be->msm_g1(be->ctx, &m->b1, &pk->b_g1.bases, q.b, q.n_b, th);
+    m->t_b = now_s() - t;
+    t = now_s();
+    if (st == CUZK_OK)
+        st = be->msm_g1(be->ctx, &m->l, &pk->l.bases, q.l, q.n_l, th);
+    m->t_l = now_s() - t;
+    t = now_s();
+    if (st == CUZK_OK)
+        st = be->msm_g1(be->ctx, &m->h, &pk->h.bases, p, pk->h.n, th);
+    m->t_hm = now_s() - t;
+    if (st != CUZK_OK)
+        cuzk_error_set(err, st, "MSM failed: %s", cuzk_status_str(st));
+out:
+    free(p);
+    query_scalars_free(&q);
+    return st;
+}
+
 cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
                           const fr_t *w, const fr_t *r, const fr_t *s,
                           const groth16_backend_t *be, const groth16_prove_opts_t *opts,
@@ -141,51 +218,27 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
         opts = &defaults;
     int th = opts->threads;
     double t0 = now_s(), t;
-    query_scalars_t q;
-    fr_t *p = NULL;
+    groth16_query_indices_t ix;
     cuzk_status st = check_circuit(pk, c, w, err);
     if (st != CUZK_OK)
         return st;
-    if ((st = scalars_for(&q, pk, c, w, err)) != CUZK_OK)
+    if ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK)
         return st;
-    if ((st = check_queries(pk, &q, err)) != CUZK_OK)
+    if ((st = check_queries(pk, &ix, err)) != CUZK_OK)
         goto out;
 
-    size_t m = (size_t)1 << pk->log_m;
-    p = malloc(m * sizeof *p);
-    if (!p) {
-        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory (H scalars, %zu)", m);
-        goto out;
-    }
-    t = now_s();
-    if ((st = be->h_scalars(be->ctx, p, c, w, pk->log_m, pk->conv, th, err)) != CUZK_OK)
-        goto out;
-    double t_h = now_s() - t;
-
-    g1_jac_t a, b1, l, h, tmp;
-    g2_jac_t b2;
     int need_b1 = !fr_is_zero(r);
-    t = now_s();
-    st = be->msm_g1(be->ctx, &a, &pk->a.bases, q.a, q.n_a, th);
-    double t_a = now_s() - t;
-    t = now_s();
-    if (st == CUZK_OK)
-        st = be->msm_g2(be->ctx, &b2, &pk->b_g2.bases, q.b, q.n_b, th);
-    if (st == CUZK_OK && need_b1)
-        st = be->msm_g1(be->ctx, &b1, &pk->b_g1.bases, q.b, q.n_b, th);
-    double t_b = now_s() - t;
-    t = now_s();
-    if (st == CUZK_OK)
-        st = be->msm_g1(be->ctx, &l, &pk->l.bases, q.l, q.n_l, th);
-    double t_l = now_s() - t;
-    t = now_s();
-    if (st == CUZK_OK)
-        st = be->msm_g1(be->ctx, &h, &pk->h.bases, p, pk->h.n, th);
-    double t_hm = now_s() - t;
-    if (st != CUZK_OK) {
-        cuzk_error_set(err, st, "MSM failed: %s", cuzk_status_str(st));
+    groth16_msms_t m;
+    memset(&m, 0, sizeof m);
+    g1_jac_set_inf(&m.b1);
+    if (be->msms)
+        st = be->msms(be->ctx, &m, pk, c, w, need_b1, th, err);
+    else
+        st = backend_msms(&m, pk, &ix, c, w, need_b1, be, th, err);
+    if (st != CUZK_OK)
         goto out;
-    }
+    g1_jac_t a = m.a, b1 = m.b1, l = m.l, h = m.h, tmp;
+    g2_jac_t b2 = m.b2;
 
     /* A = alpha + A_msm + r delta1 */
     g1_jac_t d1;
@@ -232,16 +285,17 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
                                 "circuit (or the key does not match it)");
     }
     if (opts->timings) {
-        opts->timings->h = t_h;
-        opts->timings->msm_a = t_a;
-        opts->timings->msm_b = t_b;
-        opts->timings->msm_l = t_l;
-        opts->timings->msm_h = t_hm;
+        opts->timings->load = m.t_load;
+        opts->timings->upload = m.t_upload;
+        opts->timings->h = m.t_h;
+        opts->timings->msm_a = m.t_a;
+        opts->timings->msm_b = m.t_b;
+        opts->timings->msm_l = m.t_l;
+        opts->timings->msm_h = m.t_hm;
         opts->timings->verify = t_v;
         opts->timings->total = now_s() - t0;
     }
 out:
-    free(p);
-    query_scalars_free(&q);
+    groth16_query_indices_free(&ix);
     return st;
 }

@@ -113,15 +113,31 @@ CUZK_HD void dfp_neg(dfp_t *out, const dfp_t *a)
     dmont_neg<DFP_LIMBS>(out->l, a->l, DCONST(DFP_P).l);
 }
 
-CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
+/* A unit that defines CUZK_CUDA_OUTLINE_FP_MUL before including this gets
+ * one out-of-line Fp multiplication instead of a copy per use: G2 code
+ * (Fp2 = 3 Fp multiplications, ~40 per XYZZ addition) otherwise takes
+ * minutes to compile; the call costs a few percent of the ~600 IMADs. */
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ void dfp_mul_outlined(dfp_t *out, const dfp_t *a,
+                                                              const dfp_t *b)
 {
     dmont_mul<DFP_LIMBS>(out->l, a->l, b->l, DCONST(DFP_P).l, DFP_N0);
+}
+#endif
+
+CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    dfp_mul_outlined(out, a, b);
+#else
+    dmont_mul<DFP_LIMBS>(out->l, a->l, b->l, DCONST(DFP_P).l, DFP_N0);
+#endif
 }
 
 /* A multiplication for now; a dedicated squaring is the performance issue's. */
 CUZK_HD void dfp_sqr(dfp_t *out, const dfp_t *a)
 {
-    dmont_mul<DFP_LIMBS>(out->l, a->l, a->l, DCONST(DFP_P).l, DFP_N0);
+    dfp_mul(out, a, a);
 }
 
 CUZK_HD int dfp_is_zero(const dfp_t *a)

@@ -5,6 +5,7 @@
 #define CUZK_CUDA_HOST_TYPES_CUH
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend/cuda/ec.cuh"
 
@@ -20,6 +21,9 @@ namespace cuzk_host
 #include "cuzk/fr.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
+#include "cuzk/msm.h"
+#include "cuzk/ntt.h"
+#include "cuzk/prover.h"
 } // namespace cuzk_host
 
 namespace cuzk_host

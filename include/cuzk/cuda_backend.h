@@ -1,0 +1,65 @@
+/* The CUDA Groth16 backend: everything between the witness and the final
+ * assembly on one GPU (backend.h's msms entry), for both key conventions.
+ *
+ * Residency: the first proof with a key and circuit uploads the circuit
+ * (CSR + dictionary), the density index lists and the five base sets
+ * (zcash records decoded on the device) and they stay on the device for
+ * the next proofs with the same key and circuit; a different key or circuit
+ * replaces them. A key is recognised by its base pointers and sizes, so it
+ * must not be freed and another loaded at the same addresses while the
+ * backend holds it: call cuzk_cuda_backend_evict first. Per proof only the
+ * witness travels. Every buffer is allocated when a key/circuit is first
+ * seen (the memory plan), none in the proving path.
+ *
+ * VRAM budget: before allocating, the backend adds up what the key, the
+ * circuit and the per-proof scratch need (cuzk_cuda_backend_plan). When
+ * the whole key does not fit the budget, the bases stay in pinned host
+ * memory (copied there once) and stream through two device buffers in
+ * chunks sized from the budget: the copy of chunk i + 1 (a copy stream)
+ * overlaps the MSM of chunk i (the compute stream). When not even that
+ * fits, CUZK_ERR_NOMEM names the numbers.
+ *
+ * One backend serves one proof at a time (calls on it are serialised by
+ * the caller). Defined in libcuzk_cuda (builds with nvcc only). Rules as in
+ * status.h. */
+#ifndef CUZK_CUDA_BACKEND_H
+#define CUZK_CUDA_BACKEND_H
+
+#include <stddef.h>
+
+#include "cuzk/backend.h"
+#include "cuzk/prover.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* vram_budget: bytes the backend may hold on the device; 0: the device's
+ * free memory when the backend is made, less 512 MiB.
+ * CUZK_ERR_NO_DEVICE without that device; CUZK_ERR_CUDA; CUZK_ERR_NOMEM. */
+cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device, size_t vram_budget,
+                                  cuzk_error_t *err);
+void cuzk_cuda_backend_free(groth16_backend_t *be);
+
+/* Device bytes a proof with pk and c needs under a budget (0: unbounded):
+ * resident (key bases, circuit) and scratch (witness, H vectors, MSM
+ * plans). streaming: the bases stream in chunks of chunk_points G1 points
+ * (half as many G2); key_bytes is then the two chunk buffers'.
+ * CUZK_ERR_NOMEM (with the numbers) when the budget is too small even for
+ * streaming; *out is filled either way. */
+typedef struct cuzk_cuda_plan {
+    size_t key_bytes, circuit_bytes, scratch_bytes, total;
+    int streaming;
+    size_t chunk_points;
+} cuzk_cuda_plan_t;
+cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
+                                   const circuit_t *c, size_t budget, cuzk_error_t *err);
+
+/* Drops what the backend holds on the device (key, circuit, scratch). */
+void cuzk_cuda_backend_evict(groth16_backend_t *be);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,559 @@
+/* The CUDA Groth16 backend (include/cuzk/cuda_backend.h): a resident key
+ * and circuit, and per proof: witness upload, H computation, the density
+ * gathers and the five MSMs, all on one stream. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/cuda/h_scalars.cuh"
+#include "backend/cuda/msm.cuh"
+#include "cuzk/cuda.h"
+
+namespace cuzk_host
+{
+#include "cuzk/cuda_backend.h"
+#include "cuzk/cuda_msm.h"
+} // namespace cuzk_host
+
+using namespace cuzk_host;
+
+#define DEFAULT_HEADROOM ((size_t)512 << 20)
+
+/* What identifies a key's bases: where they are and how many. */
+typedef struct key_id {
+    const void *data[5];
+    size_t n[5];
+    groth16_convention conv;
+} key_id_t;
+
+/* The five queries, in this order everywhere. */
+enum { Q_A, Q_B1, Q_B2, Q_L, Q_H, Q_N };
+
+typedef struct base_set {
+    size_t n;
+    int g2;
+    msm_base_format fmt;
+    void *dev;  /* resident: decoded device points */
+    void *host; /* streaming: the raw records, pinned */
+} base_set_t;
+
+typedef struct cuda_backend {
+    groth16_backend_t be; /* first: the table handed out */
+    int device;
+    size_t budget;
+    cudaStream_t s;  /* compute */
+    cudaStream_t cs; /* copies of streamed bases */
+    cudaEvent_t copied[2];
+    /* resident */
+    int have_key;
+    key_id_t key;
+    base_set_t q[Q_N];
+    int streaming;
+    size_t chunk_points; /* G1 points per chunk buffer (G2: half) */
+    void *chunk[2];
+    const circuit_t *circ; /* the circuit the device copy was made from */
+    uint64_t circ_nnz[3];
+    cuda_circuit_t dc;
+    uint32_t *a_idx, *b_idx; /* bellperson density lists (device), else NULL */
+    size_t n_a, n_b, n_l;
+    /* scratch */
+    cuda_h_plan_t hp;
+    cuda_msm_plan_t g1, g2;
+    dfr_t *w, *p, *sa, *sb;
+    size_t n_w;
+} cuda_backend_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void cfree(void *p)
+{
+    if (p)
+        (void)cudaFree(p);
+}
+
+static void drop_all(cuda_backend_t *x)
+{
+    if (x->s)
+        (void)cudaStreamSynchronize(x->s);
+    if (x->cs)
+        (void)cudaStreamSynchronize(x->cs);
+    for (int i = 0; i < Q_N; i++) {
+        cfree(x->q[i].dev);
+        if (x->q[i].host)
+            (void)cudaFreeHost(x->q[i].host);
+    }
+    memset(x->q, 0, sizeof x->q);
+    cfree(x->chunk[0]);
+    cfree(x->chunk[1]);
+    x->chunk[0] = x->chunk[1] = NULL;
+    cfree(x->a_idx);
+    cfree(x->b_idx);
+    cfree(x->w);
+    cfree(x->p);
+    cfree(x->sa);
+    cfree(x->sb);
+    cuda_circuit_free(&x->dc);
+    cuda_h_plan_free(&x->hp);
+    cuda_msm_plan_free(&x->g1);
+    cuda_msm_plan_free(&x->g2);
+    x->a_idx = x->b_idx = NULL;
+    x->w = x->p = x->sa = x->sb = NULL;
+    x->have_key = 0;
+    x->streaming = 0;
+    x->circ = NULL;
+}
+
+static key_id_t key_of(const groth16_pk_t *pk)
+{
+    key_id_t k;
+    memset(&k, 0, sizeof k);
+    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
+    for (int i = 0; i < Q_N; i++) {
+        k.data[i] = q[i]->bases.data;
+        k.n[i] = q[i]->n;
+    }
+    k.conv = pk->conv;
+    return k;
+}
+
+/* ---- the memory plan ----------------------------------------------------- */
+
+static size_t g1_max(const groth16_pk_t *pk)
+{
+    size_t m = pk->a.n;
+    if (pk->l.n > m)
+        m = pk->l.n;
+    if (pk->h.n > m)
+        m = pk->h.n;
+    if (pk->b_g1.n > m)
+        m = pk->b_g1.n;
+    return m;
+}
+
+#define MIN_CHUNK ((size_t)1 << 12)
+
+extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
+                                              const circuit_t *c, size_t budget,
+                                              cuzk_error_t *err)
+{
+    if (!out || !pk || !c)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_plan: NULL argument");
+    memset(out, 0, sizeof *out);
+    size_t m = (size_t)1 << pk->log_m, g1n = g1_max(pk);
+    size_t idx = pk->conv == GROTH16_BELLPERSON ? pk->a.n + pk->b_g1.n : 0;
+    out->circuit_bytes = cuda_circuit_bytes(c) + idx * sizeof(uint32_t);
+    size_t fixed = cuda_h_plan_bytes(pk->log_m) + (pk->n_vars + m + idx) * sizeof(dfr_t);
+    size_t key = (pk->a.n + pk->l.n + pk->h.n + pk->b_g1.n) * sizeof(dg1_affine_t) +
+                 pk->b_g2.n * sizeof(dg2_affine_t);
+    out->key_bytes = key;
+    out->scratch_bytes = fixed + cuda_msm_plan_bytes(CUDA_CURVE_G1, g1n, 0) +
+                         cuda_msm_plan_bytes(CUDA_CURVE_G2, pk->b_g2.n, 0);
+    out->total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
+    if (!budget || out->total <= budget)
+        return CUZK_OK;
+    /* Streaming: the largest power-of-two chunk whose two buffers and MSM
+     * plans fit beside the fixed part. */
+    size_t base = out->circuit_bytes + fixed, top = MIN_CHUNK;
+    while (top < g1n)
+        top *= 2;
+    for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2) {
+        size_t need = 2 * ch * sizeof(dg1_affine_t) + cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, 0) +
+                      cuda_msm_plan_bytes(CUDA_CURVE_G2, ch / 2, 0);
+        if (base + need <= budget) {
+            out->streaming = 1;
+            out->chunk_points = ch;
+            out->key_bytes = 2 * ch * sizeof(dg1_affine_t);
+            out->scratch_bytes = need - out->key_bytes + fixed;
+            out->total = base + need;
+            return CUZK_OK;
+        }
+    }
+    return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                          "the proof needs %.2f GiB on the GPU with the key resident (key %.2f, "
+                          "circuit %.2f, scratch %.2f), and more than the VRAM budget of %.2f GiB "
+                          "even with the bases streamed from host memory",
+                          out->total / 1073741824.0, out->key_bytes / 1073741824.0,
+                          out->circuit_bytes / 1073741824.0, out->scratch_bytes / 1073741824.0,
+                          budget / 1073741824.0);
+}
+
+/* ---- residency ----------------------------------------------------------- */
+
+static cuzk_status dalloc(void **p, size_t bytes, cuzk_error_t *err)
+{
+    return CUDA_CHECK(cudaMalloc(p, bytes > 0 ? bytes : 1), err);
+}
+
+static cuzk_status upload_idx(uint32_t **dst, const uint32_t *src, size_t n, cudaStream_t s,
+                              cuzk_error_t *err)
+{
+    cuzk_status st = dalloc((void **)dst, n * sizeof(uint32_t), err);
+    if (st == CUZK_OK && n)
+        st = CUDA_CHECK(cudaMemcpyAsync(*dst, src, n * sizeof(uint32_t), cudaMemcpyHostToDevice, s),
+                        err);
+    return st;
+}
+
+static size_t rec_bytes(const base_set_t *b)
+{
+    return b->g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t);
+}
+
+/* One query's bases: decoded on the device (resident) or copied raw into
+ * pinned host memory (streaming). */
+static cuzk_status load_bases(cuda_backend_t *x, base_set_t *b, const groth16_query_t *q, int g2,
+                              cuzk_error_t *err)
+{
+    b->n = q->n;
+    b->g2 = g2;
+    b->fmt = q->bases.fmt;
+    size_t bytes = b->n * rec_bytes(b);
+    cuzk_status st;
+    if (x->streaming) {
+        if ((st = CUDA_CHECK(cudaMallocHost(&b->host, bytes ? bytes : 1), err)) != CUZK_OK)
+            return st;
+        if (bytes)
+            memcpy(b->host, q->bases.data, bytes);
+        return CUZK_OK;
+    }
+    if ((st = dalloc(&b->dev, bytes, err)) != CUZK_OK)
+        return st;
+    return g2 ? cuda_bases_upload_g2((dg2_affine_t *)b->dev, &q->bases, b->n, x->s, err)
+              : cuda_bases_upload_g1((dg1_affine_t *)b->dev, &q->bases, b->n, x->s, err);
+}
+
+/* Makes the device hold pk and c (and scratch for them), or keeps what it
+ * holds when they are the same. */
+static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
+                                   double *t_load, cuzk_error_t *err)
+{
+    key_id_t k = key_of(pk);
+    int same_key = x->have_key && !memcmp(&k, &x->key, sizeof k);
+    int same_circ = x->circ == c && x->circ_nnz[0] == c->m[0].nnz &&
+                    x->circ_nnz[1] == c->m[1].nnz && x->circ_nnz[2] == c->m[2].nnz &&
+                    x->dc.n_rows == c->n_rows && x->dc.n_vars == c->n_vars;
+    if (same_key && same_circ)
+        return CUZK_OK;
+    double t0 = now_s();
+    drop_all(x);
+    cuzk_cuda_plan_t plan;
+    cuzk_status st = cuzk_cuda_backend_plan(&plan, pk, c, x->budget, err);
+    if (st != CUZK_OK)
+        return st;
+    x->streaming = plan.streaming;
+    x->chunk_points = plan.chunk_points;
+    groth16_query_indices_t ix;
+    if ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK)
+        return st;
+    size_t m = (size_t)1 << pk->log_m;
+    size_t n1 = x->streaming ? x->chunk_points : g1_max(pk);
+    size_t n2 = x->streaming ? x->chunk_points / 2 : pk->b_g2.n;
+    cudaStream_t s = x->s;
+    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
+    st = cuda_circuit_upload(&x->dc, c, s, err);
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++)
+        st = load_bases(x, &x->q[i], q[i], i == Q_B2, err);
+    if (st == CUZK_OK && x->streaming &&
+        (st = dalloc(&x->chunk[0], x->chunk_points * sizeof(dg1_affine_t), err)) == CUZK_OK)
+        st = dalloc(&x->chunk[1], x->chunk_points * sizeof(dg1_affine_t), err);
+    if (st == CUZK_OK && ix.a && (st = upload_idx(&x->a_idx, ix.a, ix.n_a, s, err)) == CUZK_OK &&
+        (st = upload_idx(&x->b_idx, ix.b, ix.n_b, s, err)) == CUZK_OK &&
+        (st = dalloc((void **)&x->sa, ix.n_a * sizeof(dfr_t), err)) == CUZK_OK)
+        st = dalloc((void **)&x->sb, ix.n_b * sizeof(dfr_t), err);
+    if (st == CUZK_OK &&
+        (st = dalloc((void **)&x->w, pk->n_vars * sizeof(dfr_t), err)) == CUZK_OK &&
+        (st = dalloc((void **)&x->p, m * sizeof(dfr_t), err)) == CUZK_OK &&
+        (st = cuda_h_plan_init(&x->hp, pk->log_m, pk->conv, s, err)) == CUZK_OK &&
+        (st = cuda_msm_plan_init(&x->g1, CUDA_CURVE_G1, n1, 0, err)) == CUZK_OK &&
+        (st = cuda_msm_plan_init(&x->g2, CUDA_CURVE_G2, n2, 0, err)) == CUZK_OK)
+        st = CUDA_CHECK(cudaStreamSynchronize(s), err); /* ix and the key may go now */
+    if (st == CUZK_OK) {
+        x->have_key = 1;
+        x->key = k;
+        x->circ = c;
+        for (int i = 0; i < 3; i++)
+            x->circ_nnz[i] = c->m[i].nnz;
+        x->n_a = ix.n_a;
+        x->n_b = ix.n_b;
+        x->n_l = ix.n_l;
+        x->n_w = pk->n_vars;
+        *t_load = now_s() - t0;
+    } else {
+        drop_all(x);
+    }
+    groth16_query_indices_free(&ix);
+    return st;
+}
+
+/* ---- MSMs over resident or streamed bases --------------------------------- */
+
+static void jac_add(void *acc, const void *part, int g2)
+{
+    if (g2)
+        g2_add((g2_jac_t *)acc, (const g2_jac_t *)acc, (const g2_jac_t *)part);
+    else
+        g1_add((g1_jac_t *)acc, (const g1_jac_t *)acc, (const g1_jac_t *)part);
+}
+
+static cuzk_status msm_chunk(cuda_backend_t *x, void *out, int g2, const void *bases,
+                             const dfr_t *s, size_t n, cuzk_error_t *err)
+{
+    return g2 ? cuda_msm_g2((g2_jac_t *)out, &x->g2, (const dg2_affine_t *)bases, s, n, x->s, err)
+              : cuda_msm_g1((g1_jac_t *)out, &x->g1, (const dg1_affine_t *)bases, s, n, x->s, err);
+}
+
+/* Chunk i + 1 is copied (copy stream) into the other buffer while chunk i
+ * is decoded and summed (compute stream); a buffer is refilled only after
+ * the MSM that read it returned (each MSM ends synchronised). */
+static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *b, const dfr_t *s,
+                                size_t n, cuzk_error_t *err)
+{
+    size_t rec = rec_bytes(b), ch = b->g2 ? x->chunk_points / 2 : x->chunk_points;
+    size_t chunks = (n + ch - 1) / ch;
+    const uint8_t *host = (const uint8_t *)b->host;
+    cuzk_status st = CUZK_OK;
+    for (size_t i = 0; i <= chunks && st == CUZK_OK; i++) {
+        if (i < chunks) { /* enqueue the copy of chunk i (one ahead of the MSMs) */
+            size_t len = n - i * ch < ch ? n - i * ch : ch;
+            if ((st = CUDA_CHECK(cudaMemcpyAsync(x->chunk[i % 2], host + i * ch * rec, len * rec,
+                                                 cudaMemcpyHostToDevice, x->cs),
+                                 err)) != CUZK_OK ||
+                (st = CUDA_CHECK(cudaEventRecord(x->copied[i % 2], x->cs), err)) != CUZK_OK)
+                break;
+        }
+        if (i == 0)
+            continue;
+        size_t j = i - 1, len = n - j * ch < ch ? n - j * ch : ch;
+        g2_jac_t part; /* large enough for either group */
+        if ((st = CUDA_CHECK(cudaStreamWaitEvent(x->s, x->copied[j % 2], 0), err)) != CUZK_OK ||
+            (st = cuda_bases_decode(x->chunk[j % 2], len, b->g2, b->fmt, x->s, err)) != CUZK_OK ||
+            (st = msm_chunk(x, &part, b->g2, x->chunk[j % 2], s + j * ch, len, err)) != CUZK_OK)
+            break;
+        jac_add(out, &part, b->g2);
+    }
+    if (st != CUZK_OK)
+        (void)cudaStreamSynchronize(x->cs);
+    return st;
+}
+
+static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t *s, size_t n,
+                           cuzk_error_t *err)
+{
+    const base_set_t *b = &x->q[which];
+    if (b->g2)
+        g2_jac_set_inf((g2_jac_t *)out);
+    else
+        g1_jac_set_inf((g1_jac_t *)out);
+    if (n > b->n)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: %zu scalars for %zu bases",
+                              n, b->n);
+    if (n == 0)
+        return CUZK_OK;
+    if (!x->streaming)
+        return msm_chunk(x, out, b->g2, b->dev, s, n, err);
+    return msm_streamed(x, out, b, s, n, err);
+}
+
+/* ---- one proof ----------------------------------------------------------- */
+
+__global__ void gather_kernel(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = w[idx[i]];
+}
+
+static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n,
+                          cudaStream_t s, cuzk_error_t *err)
+{
+    if (n == 0)
+        return CUZK_OK;
+    gather_kernel<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(out, w, idx, n);
+    return CUDA_CHECK(cudaGetLastError(), err);
+}
+
+static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
+                             const circuit_t *c, const fr_t *w, int need_b1, int threads,
+                             cuzk_error_t *err)
+{
+    (void)threads;
+    cuda_backend_t *x = (cuda_backend_t *)ctx;
+    int caller = 0;
+    cuzk_status st = CUDA_CHECK(cudaGetDevice(&caller), err);
+    if (st != CUZK_OK || (st = CUDA_CHECK(cudaSetDevice(x->device), err)) != CUZK_OK)
+        return st;
+    cudaStream_t s = x->s;
+    double t, t_load = 0;
+    uint32_t n_in = pk->n_public + 1;
+    const dfr_t *sa = NULL, *sb = NULL;
+    if ((st = ensure_resident(x, pk, c, &t_load, err)) != CUZK_OK)
+        goto out;
+    out->t_load = t_load;
+    if (x->n_a != pk->a.n || x->n_b != pk->b_g1.n || x->n_l != pk->l.n) {
+        st = cuzk_error_set(err, CUZK_ERR_ARG, "cuda backend: key and circuit sizes disagree");
+        goto out;
+    }
+    t = now_s();
+    if ((st = CUDA_CHECK(cudaMemcpyAsync(x->w, w, x->n_w * sizeof(dfr_t), cudaMemcpyHostToDevice, s),
+                         err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+        goto out;
+    out->t_upload = now_s() - t;
+    t = now_s();
+    if ((st = cuda_h_scalars(x->p, &x->dc, x->w, &x->hp, s, err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+        goto out;
+    out->t_h = now_s() - t;
+    sa = sb = x->w;
+    if (x->a_idx) {
+        if ((st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK ||
+            (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
+            goto out;
+        sa = x->sa;
+        sb = x->sb;
+    }
+    t = now_s();
+    if ((st = run_msm(x, &out->a, Q_A, sa, x->n_a, err)) != CUZK_OK)
+        goto out;
+    out->t_a = now_s() - t;
+    t = now_s();
+    if ((st = run_msm(x, &out->b2, Q_B2, sb, x->n_b, err)) != CUZK_OK ||
+        (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, x->n_b, err)) != CUZK_OK))
+        goto out;
+    out->t_b = now_s() - t;
+    t = now_s();
+    if ((st = run_msm(x, &out->l, Q_L, x->w + n_in, x->n_l, err)) != CUZK_OK)
+        goto out;
+    out->t_l = now_s() - t;
+    t = now_s();
+    if ((st = run_msm(x, &out->h, Q_H, x->p, pk->h.n, err)) != CUZK_OK)
+        goto out;
+    out->t_hm = now_s() - t;
+out:
+    if (st != CUZK_OK)
+        (void)cudaStreamSynchronize(s);
+    cuzk_status s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
+    return st == CUZK_OK ? s2 : st;
+}
+
+/* ---- the table's single-operation entries (host memory in and out) ------ */
+
+static cuzk_status cuda_h_entry(void *ctx, fr_t *p, const circuit_t *c, const fr_t *w,
+                                unsigned log_m, groth16_convention conv, int threads,
+                                cuzk_error_t *err)
+{
+    (void)ctx;
+    (void)threads;
+    return cuzk_cuda_h_scalars(p, c, w, log_m, conv, err);
+}
+
+static cuzk_status cuda_msm_g1_entry(void *ctx, g1_jac_t *out, const msm_bases_t *b, const fr_t *s,
+                                     size_t n, int threads)
+{
+    (void)ctx;
+    (void)threads;
+    return cuzk_cuda_msm_g1(out, b, s, n, NULL);
+}
+
+static cuzk_status cuda_msm_g2_entry(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s,
+                                     size_t n, int threads)
+{
+    (void)ctx;
+    (void)threads;
+    return cuzk_cuda_msm_g2(out, b, s, n, NULL);
+}
+
+/* ---- lifetime ------------------------------------------------------------ */
+
+static void release_streams(cuda_backend_t *x)
+{
+    for (int i = 0; i < 2; i++)
+        if (x->copied[i])
+            (void)cudaEventDestroy(x->copied[i]);
+    if (x->s)
+        (void)cudaStreamDestroy(x->s);
+    if (x->cs)
+        (void)cudaStreamDestroy(x->cs);
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,
+                                             size_t vram_budget, cuzk_error_t *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_new: out is NULL");
+    *out = NULL;
+    int count = 0, caller = 0;
+    cuzk_status st = cuzk_cuda_device_count(&count, err);
+    if (st != CUZK_OK)
+        return st;
+    if (device < 0 || device >= count)
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device %d (%d present)", device,
+                              count);
+    cuda_backend_t *x = (cuda_backend_t *)calloc(1, sizeof *x);
+    if (!x)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "cuzk_cuda_backend_new: out of memory");
+    x->device = device;
+    if ((st = CUDA_CHECK(cudaGetDevice(&caller), err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaSetDevice(device), err)) != CUZK_OK) {
+        free(x);
+        return st;
+    }
+    size_t free_b = 0, total_b = 0;
+    if ((st = CUDA_CHECK(cudaStreamCreateWithFlags(&x->s, cudaStreamNonBlocking), err)) ==
+            CUZK_OK &&
+        (st = CUDA_CHECK(cudaStreamCreateWithFlags(&x->cs, cudaStreamNonBlocking), err)) ==
+            CUZK_OK &&
+        (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[0], cudaEventDisableTiming), err)) ==
+            CUZK_OK &&
+        (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[1], cudaEventDisableTiming), err)) ==
+            CUZK_OK &&
+        (st = CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b), err)) == CUZK_OK) {
+        size_t avail = free_b > DEFAULT_HEADROOM ? free_b - DEFAULT_HEADROOM : 0;
+        x->budget = vram_budget ? vram_budget : avail;
+    }
+    (void)cudaSetDevice(caller);
+    if (st != CUZK_OK) {
+        release_streams(x);
+        free(x);
+        return st;
+    }
+    x->be.name = "cuda";
+    x->be.ctx = x;
+    x->be.h_scalars = cuda_h_entry;
+    x->be.msm_g1 = cuda_msm_g1_entry;
+    x->be.msm_g2 = cuda_msm_g2_entry;
+    x->be.msms = cuda_msms;
+    *out = &x->be;
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_cuda_backend_evict(groth16_backend_t *be)
+{
+    if (!be || !be->ctx)
+        return;
+    cuda_backend_t *x = (cuda_backend_t *)be->ctx;
+    int caller = 0;
+    (void)cudaGetDevice(&caller);
+    (void)cudaSetDevice(x->device);
+    drop_all(x);
+    (void)cudaSetDevice(caller);
+}
+
+extern "C" void cuzk_cuda_backend_free(groth16_backend_t *be)
+{
+    if (!be || !be->ctx)
+        return;
+    cuda_backend_t *x = (cuda_backend_t *)be->ctx;
+    cuzk_cuda_backend_evict(be);
+    int caller = 0;
+    (void)cudaGetDevice(&caller);
+    (void)cudaSetDevice(x->device);
+    release_streams(x);
+    (void)cudaSetDevice(caller);
+    free(x);
+}

@@ -1,0 +1,282 @@
+/* The MSM kernels, written once for G1 and G2 (see msm.cuh for the
+ * method). The including unit defines
+ *   EC(name)        the curve's device ops (dg1_xxx / dg2_xxx, ec.cuh)
+ *   MK(name)        this instance's kernel names
+ *   AFF, XYZZ, JAC  its point types
+ *   RED_THREADS     threads of the block-summing kernels (their shared
+ *                   memory holds one XYZZ per thread, under 48 KiB)
+ * and includes msm_common.cuh first (digits, scan, classification). */
+
+/* The curve operations the kernels use, as calls rather than inlined
+ * copies: one XYZZ addition of G2 is ~40 Fp multiplications, and inlining
+ * it into every loop made the unit take ~10 minutes to compile (ptxas on
+ * 255-register kernels); the call costs little beside the operation. */
+static __device__ __noinline__ void MK(add_aff)(XYZZ *out, const XYZZ *p, const AFF *a)
+{
+    EC(xyzz_add_affine)(out, p, a);
+}
+
+static __device__ __noinline__ void MK(add)(XYZZ *out, const XYZZ *p, const XYZZ *q)
+{
+    EC(xyzz_add)(out, p, q);
+}
+
+static __device__ __noinline__ void MK(dbl)(XYZZ *out, const XYZZ *p)
+{
+    EC(xyzz_dbl)(out, p);
+}
+
+/* The signed point an entry of the sorted array names. */
+static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32_t v)
+{
+    *p = bases[v & 0x7fffffffu];
+    if (v >> 31)
+        EC(affine_neg)(p, p);
+}
+
+/* Sums of the light bins (one thread each); heavy bins become jobs of at
+ * most CUDA_MSM_PIECE entries plus one range each (their pieces). */
+__global__ void MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
+                         uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
+                         cuda_msm_range_t *heavy, uint32_t *ctl)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nbins)
+        return;
+    uint32_t lo = off[b], hi = off[b + 1], cnt = hi - lo;
+    if (cnt > CUDA_MSM_HEAVY) {
+        uint32_t np = (cnt + CUDA_MSM_PIECE - 1) / CUDA_MSM_PIECE;
+        uint32_t first = atomicAdd(&ctl[CTL_JOBS], np);
+        for (uint32_t k = 0; k < np; k++) {
+            uint32_t start = lo + k * CUDA_MSM_PIECE;
+            jobs[first + k] = {start, min((uint32_t)CUDA_MSM_PIECE, hi - start)};
+        }
+        heavy[atomicAdd(&ctl[CTL_HEAVY], 1)] = {first, np, b};
+        return;
+    }
+    XYZZ acc;
+    EC(xyzz_set_inf)(&acc);
+    for (uint32_t e = lo; e < hi; e++) {
+        AFF p;
+        MK(load)(&p, bases, sorted[e]);
+        MK(add_aff)(&acc, &acc, &p);
+    }
+    buckets[b] = acc;
+}
+
+/* Tree sum of the block's per-thread values; thread 0 gets the total. */
+static __device__ void MK(block_reduce)(XYZZ *out, XYZZ *sh, const XYZZ *mine)
+{
+    sh[threadIdx.x] = *mine;
+    __syncthreads();
+    for (unsigned h = RED_THREADS / 2; h > 0; h >>= 1) {
+        if (threadIdx.x < h)
+            MK(add)(&sh[threadIdx.x], &sh[threadIdx.x], &sh[threadIdx.x + h]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = sh[0];
+    __syncthreads(); /* sh is reused by the block's next job */
+}
+
+/* Each job (a piece of a heavy bin) summed by one block. */
+__global__ void __launch_bounds__(RED_THREADS)
+    MK(pieces)(XYZZ *out, const cuda_msm_job_t *jobs, const uint32_t *ctl, const uint32_t *sorted,
+               const AFF *bases)
+{
+    __shared__ XYZZ sh[RED_THREADS];
+    uint32_t njobs = ctl[CTL_JOBS];
+    for (uint32_t j = blockIdx.x; j < njobs; j += gridDim.x) {
+        cuda_msm_job_t job = jobs[j];
+        XYZZ acc;
+        EC(xyzz_set_inf)(&acc);
+        for (uint32_t e = threadIdx.x; e < job.count; e += RED_THREADS) {
+            AFF p;
+            MK(load)(&p, bases, sorted[job.first + e]);
+            MK(add_aff)(&acc, &acc, &p);
+        }
+        MK(block_reduce)(&out[j], sh, &acc);
+    }
+}
+
+/* dst[r.target] = sum of src[r.first .. r.first + r.count), a block per
+ * range; *nranges is read on the device (it was counted there). */
+__global__ void __launch_bounds__(RED_THREADS)
+    MK(ranges)(XYZZ *dst, const XYZZ *src, const cuda_msm_range_t *ranges, const uint32_t *nranges)
+{
+    __shared__ XYZZ sh[RED_THREADS];
+    uint32_t n = *nranges;
+    for (uint32_t j = blockIdx.x; j < n; j += gridDim.x) {
+        cuda_msm_range_t r = ranges[j];
+        XYZZ acc;
+        EC(xyzz_set_inf)(&acc);
+        for (uint32_t e = threadIdx.x; e < r.count; e += RED_THREADS)
+            MK(add)(&acc, &acc, &src[r.first + e]);
+        MK(block_reduce)(&dst[r.target], sh, &acc);
+    }
+}
+
+/* k * p for a small k (0 < k < 2^32), double-and-add from the top bit. */
+static __device__ void MK(mul_small)(XYZZ *out, const XYZZ *p, uint32_t k)
+{
+    XYZZ acc;
+    EC(xyzz_set_inf)(&acc);
+    for (int bit = 31 - __clz(k); bit >= 0; bit--) {
+        MK(dbl)(&acc, &acc);
+        if ((k >> bit) & 1)
+            MK(add)(&acc, &acc, p);
+    }
+    *out = acc;
+}
+
+/* Bucket reduction: thread (w, s) returns sum over its segment of buckets
+ * of weight * bucket, weight = index in the window + 1, by running sums
+ * from the top (2 additions per bucket), then adds lo * (segment sum). */
+__global__ void MK(segments)(XYZZ *out, const XYZZ *buckets, uint32_t group, uint32_t nb,
+                             uint32_t segs)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= group * segs)
+        return;
+    uint32_t w = t / segs, s = t % segs, len = nb / segs, lo = s * len;
+    const XYZZ *b = buckets + (size_t)w * nb;
+    XYZZ run, acc;
+    EC(xyzz_set_inf)(&run);
+    EC(xyzz_set_inf)(&acc);
+    for (uint32_t i = lo + len; i-- > lo;) {
+        MK(add)(&run, &run, &b[i]);
+        MK(add)(&acc, &acc, &run);
+    }
+    if (lo) {
+        XYZZ t2;
+        MK(mul_small)(&t2, &run, lo);
+        MK(add)(&acc, &acc, &t2);
+    }
+    out[t] = acc;
+}
+
+__global__ void MK(to_jac)(JAC *out, const XYZZ *in, uint32_t n)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        EC(xyzz_to_jac)(&out[i], &in[i]);
+}
+
+__global__ void MK(set_inf)(XYZZ *p, uint32_t n)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        EC(xyzz_set_inf)(&p[i]);
+}
+
+/* ---- host driver --------------------------------------------------------- */
+
+/* Sums the entries sorted[0 .. off[nbins]) bin by bin into dst[0..nbins):
+ * light bins by a thread each, heavy ones by pieces. */
+static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *sorted,
+                                const uint32_t *off, uint32_t nbins, const AFF *bases,
+                                cudaStream_t s, cuzk_error_t *err)
+{
+    cuzk_status st = CUDA_CHECK(cudaMemsetAsync(p->ctl, 0, 2 * sizeof(uint32_t), s), err);
+    if (st != CUZK_OK)
+        return st;
+    MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs,
+                                                 p->ranges, p->ctl);
+    MK(pieces)<<<4 * p->sms, RED_THREADS, 0, s>>>((XYZZ *)p->pieces, p->jobs, p->ctl, sorted,
+                                                  bases);
+    MK(ranges)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, (const XYZZ *)p->pieces, p->ranges,
+                                                  p->ctl + CTL_HEAVY);
+    return CUDA_CHECK(cudaGetLastError(), err);
+}
+
+static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, const dfr_t *scalars,
+                           size_t n, cudaStream_t s, cuzk_error_t *err)
+{
+    HJ(jac_set_inf)(out);
+    if (n == 0)
+        return CUZK_OK;
+    if (!p || !bases || !scalars || n > p->n_max)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuda msm: %zu points for a plan of %zu", n,
+                              p ? p->n_max : (size_t)0);
+    cuzk_status st;
+    uint32_t *ctl = p->ctl;
+    if ((st = CUDA_CHECK(cudaMemsetAsync(ctl, 0, CTL_N * sizeof(uint32_t), s), err)) != CUZK_OK)
+        return st;
+    msm_classify<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(p->k, p->full_idx, p->ones_idx, ctl,
+                                                              scalars, (uint32_t)n);
+    if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaMemcpyAsync(p->ctl_host, ctl, CTL_N * sizeof(uint32_t),
+                                         cudaMemcpyDeviceToHost, s),
+                         err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+        return st;
+    uint32_t n_full = p->ctl_host[CTL_FULL], n_ones = p->ctl_host[CTL_ONES];
+    cuda_msm_shape_t sh = cuda_msm_shape_fit(cuda_msm_shape(p->curve, n_full, p->scratch_limit), n_full,
+                                    p->max.bins, p->max.entries);
+    if (sh.bins > p->max.bins || (size_t)n_full * sh.group > p->max.entries ||
+        sh.group * sh.segs > CUDA_MSM_SEGS || sh.windows > CUDA_MSM_MAX_WINDOWS)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda msm: shape exceeds its plan");
+    p->last = sh;
+    XYZZ *wins = (XYZZ *)p->wins;
+    MK(set_inf)<<<(sh.windows + 1 + 255) / 256, 256, 0, s>>>(wins, sh.windows + 1);
+
+    /* the ones: one bin [0, n_ones) of the ones list */
+    if (n_ones) {
+        msm_ones_off<<<1, 1, 0, s>>>(p->bin_off, ctl);
+        if ((st = MK(sum_bins)(wins + sh.windows, p, p->ones_idx, p->bin_off, 1, bases, s, err)) !=
+            CUZK_OK)
+            return st;
+    }
+
+    uint32_t nb = 1u << (sh.c - 1);
+    for (unsigned w0 = 0; n_full && w0 < sh.windows; w0 += sh.group) {
+        unsigned g = sh.windows - w0 < sh.group ? sh.windows - w0 : sh.group;
+        uint32_t bins = g * nb;
+        unsigned fgrid = (n_full + 255) / 256;
+        if ((st = CUDA_CHECK(cudaMemsetAsync(p->bin_count, 0, (bins + 1) * sizeof(uint32_t), s),
+                             err)) != CUZK_OK)
+            return st;
+        msm_hist<<<fgrid, 256, 0, s>>>(p->bin_count, p->k, n_full, sh.c, w0, g);
+        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+            (st = msm_scan(p->bin_off, p->bin_count, bins + 1, p->tile_sums, s, err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaMemcpyAsync(p->cursor, p->bin_off, bins * sizeof(uint32_t),
+                                             cudaMemcpyDeviceToDevice, s),
+                             err)) != CUZK_OK)
+            return st;
+        msm_scatter<<<fgrid, 256, 0, s>>>(p->sorted, p->cursor, p->k, p->full_idx, n_full, sh.c,
+                                          w0, g);
+        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+            (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins, bases, s,
+                                 err)) !=
+                CUZK_OK)
+            return st;
+        uint32_t nseg = g * sh.segs;
+        MK(segments)<<<(nseg + 127) / 128, 128, 0, s>>>((XYZZ *)p->segs,
+                                                         (const XYZZ *)p->buckets, g, nb, sh.segs);
+        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, p->ctl + CTL_RANGES, g, sh.segs, w0);
+        MK(ranges)<<<g, RED_THREADS, 0, s>>>(wins, (const XYZZ *)p->segs, p->ranges,
+                                            p->ctl + CTL_RANGES);
+        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
+            return st;
+    }
+
+    JAC *wj = (JAC *)p->wins_jac;
+    MK(to_jac)<<<(sh.windows + 1 + 255) / 256, 256, 0, s>>>(wj, wins, sh.windows + 1);
+    if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaMemcpyAsync(p->jac_host, wj, (sh.windows + 1) * sizeof(JAC),
+                                         cudaMemcpyDeviceToHost, s),
+                         err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+        return st;
+    /* Horner over the windows, top first, then the ones */
+    const HJAC *wh = (const HJAC *)p->jac_host;
+    HJAC acc;
+    HJ(jac_set_inf)(&acc);
+    for (unsigned w = sh.windows; w-- > 0;) {
+        for (unsigned i = 0; i < sh.c && !HJ(jac_is_inf)(&acc); i++)
+            HJ(dbl)(&acc, &acc);
+        HJ(add)(&acc, &acc, &wh[w]);
+    }
+    HJ(add)(out, &acc, &wh[sh.windows]);
+    return CUZK_OK;
+}

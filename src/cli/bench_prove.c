@@ -1,0 +1,257 @@
+/* `cuzk bench prove [--log K] [--format bellperson|zkey] [--device cpu|cuda]
+ * [--repeats R] [--check] [--threads T]`: the whole prover on a random
+ * satisfiable circuit of 2^K rows with a test key (INSECURE setup, made in
+ * memory), witness in host memory. Reports the median prove time after a
+ * warm-up (which also makes the key and circuit resident on a GPU) and the
+ * per-stage split of the median run. --check also proves on the CPU with
+ * the same r, s and requires byte-identical proofs.
+ *
+ * The circuit: 1 public output; an eighth of the variables are seeds (90%
+ * bits, 10% random); each row multiplies one or two earlier variables
+ * (A has two terms in every other row) by another, into a new variable;
+ * then the input rows of the convention. So most witness values are 0 or 1,
+ * as in Filecoin circuits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_backend.h"
+#include "cli_util.h"
+#include "cuzk/encode.h"
+#include "cuzk/prover.h"
+#include "cuzk/setup.h"
+
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rand_fr(fr_t *out, uint64_t *s)
+{
+    uint64_t l[FR_LIMBS];
+    for (int i = 0; i < FR_LIMBS; i++)
+        l[i] = next_rand(s);
+    l[FR_LIMBS - 1] &= 0x0fffffffffffffffULL;
+    fr_from_limbs(out, l);
+}
+
+/* A random circuit of exactly m rows (inputs rows included) and its witness. */
+static cuzk_status make_circuit(circuit_t *c, fr_t **w_out, unsigned log_m, uint64_t seed)
+{
+    uint32_t m = 1u << log_m, n_pub = 1, n_in = n_pub + 1;
+    uint32_t rows = m - n_in, seeds = rows / 8 + 2;
+    uint32_t n_vars = n_in + seeds + rows;
+    fr_t *w = malloc((size_t)n_vars * sizeof *w);
+    circuit_builder_t *b = circuit_builder_new(m, n_vars, n_pub);
+    if (!w || !b) {
+        free(w);
+        circuit_builder_free(b);
+        return CUZK_ERR_NOMEM;
+    }
+    uint64_t s = seed;
+    w[0] = FR_ONE;
+    for (uint32_t j = n_in; j < n_in + seeds; j++) {
+        uint64_t r = next_rand(&s) % 10;
+        if (r < 9)
+            w[j] = r < 5 ? FR_ZERO : FR_ONE;
+        else
+            rand_fr(&w[j], &s);
+    }
+    cuzk_status st = CUZK_OK;
+    for (uint32_t i = 0; i < rows && st == CUZK_OK; i++) {
+        /* operands among the seeds and earlier products (not the inputs) */
+        uint32_t avail = seeds + i, out = n_in + avail;
+        uint32_t x = n_in + (uint32_t)(next_rand(&s) % avail);
+        uint32_t y = n_in + (uint32_t)(next_rand(&s) % avail);
+        uint32_t z = n_in + (uint32_t)(next_rand(&s) % avail);
+        fr_t a = w[x], t;
+        st = circuit_builder_add(b, CIRCUIT_A, i, x, &FR_ONE, NULL);
+        if (st == CUZK_OK && i % 2) {
+            fr_add(&a, &a, &w[z]);
+            st = circuit_builder_add(b, CIRCUIT_A, i, z, &FR_ONE, NULL);
+        }
+        if (st == CUZK_OK)
+            st = circuit_builder_add(b, CIRCUIT_B, i, y, &FR_ONE, NULL);
+        if (st == CUZK_OK)
+            st = circuit_builder_add(b, CIRCUIT_C, i, out, &FR_ONE, NULL);
+        fr_mul(&t, &a, &w[y]);
+        w[out] = t;
+    }
+    /* the public output: the last product's value (an input row below uses
+     * it, A = w_1) */
+    w[1] = w[n_vars - 1];
+    for (uint32_t k = 0; k < n_in && st == CUZK_OK; k++)
+        st = circuit_builder_add(b, CIRCUIT_A, rows + k, k, &FR_ONE, NULL);
+    if (st != CUZK_OK) {
+        circuit_builder_free(b);
+        free(w);
+        return st;
+    }
+    if ((st = circuit_builder_finish(c, b, NULL)) != CUZK_OK) {
+        free(w);
+        return st;
+    }
+    *w_out = w;
+    return CUZK_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_prove(int argc, char **argv)
+{
+    unsigned log_m = 16;
+    int repeats = 5, check = 0, threads = 0;
+    const char *device = NULL;
+    size_t budget = 0;
+    groth16_convention conv = GROTH16_BELLPERSON;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        cuzk_error_t err = {0};
+        if (!strcmp(a, "--log") && v) {
+            long k = strtol(v, &end, 10);
+            if (*end || k < 2 || k > 26)
+                goto bad;
+            log_m = (unsigned)k;
+        } else if (!strcmp(a, "--repeats") && v) {
+            long r = strtol(v, &end, 10);
+            if (*end || r < 1 || r > 100)
+                goto bad;
+            repeats = (int)r;
+        } else if (!strcmp(a, "--threads") && v) {
+            threads = atoi(v);
+        } else if (!strcmp(a, "--device") && v) {
+            device = v;
+        } else if (!strcmp(a, "--vram-budget") && v) {
+            if (cli_parse_bytes(&budget, v, &err) != CUZK_OK)
+                return cli_fail("bench prove", a, &err);
+        } else if (!strcmp(a, "--format") && v) {
+            if (!strcmp(v, "zkey") || !strcmp(v, "snarkjs"))
+                conv = GROTH16_SNARKJS;
+            else if (strcmp(v, "bellperson"))
+                goto bad;
+        } else if (!strcmp(a, "--check")) {
+            check = 1;
+            continue;
+        } else {
+            goto bad;
+        }
+        i++;
+        continue;
+    bad:
+        fprintf(stderr, "cuzk bench prove: bad option '%s'\nusage: cuzk bench prove [--log K] "
+                        "[--format bellperson|zkey] [--device cpu|cuda] [--vram-budget SIZE] "
+                        "[--repeats R] [--check] [--threads T]\n",
+                a);
+        return 2;
+    }
+    cuzk_error_t err = {0};
+    circuit_t c = {0};
+    fr_t *w = NULL;
+    groth16_key_t key = {0};
+    groth16_pk_t pk;
+    cli_backend_t be = {0};
+    int rc = 2;
+    double *times = calloc((size_t)repeats, sizeof *times);
+    struct groth16_timings *tms = calloc((size_t)repeats, sizeof *tms);
+    double t0 = cli_now();
+    if (!times || !tms || make_circuit(&c, &w, log_m, 0xc0ffee + log_m) != CUZK_OK) {
+        fprintf(stderr, "cuzk bench prove: cannot make the circuit (out of memory?)\n");
+        goto out;
+    }
+    double t_circ = cli_now() - t0;
+    t0 = cli_now();
+    if (groth16_setup(&key, &c, conv, 7, threads, &err) != CUZK_OK) {
+        rc = cli_fail("bench prove", "setup", &err);
+        goto out;
+    }
+    groth16_key_pk(&pk, &key);
+    double t_setup = cli_now() - t0;
+    if (cli_backend_open(&be, device, budget, &err) != CUZK_OK) {
+        rc = cli_fail("bench prove", "--device", &err);
+        goto out;
+    }
+    fprintf(stderr, "cuzk bench prove: 2^%u rows, %u variables: circuit %.1f s, setup %.1f s "
+                    "(INSECURE test key)\n",
+            log_m, c.n_vars, t_circ, t_setup);
+    fr_t r, s;
+    uint64_t rs = 99;
+    rand_fr(&r, &rs);
+    rand_fr(&s, &rs);
+    groth16_proof_t proof, ref;
+    double t_load = 0;
+    for (int k = -1; k < repeats; k++) { /* k = -1: warm-up (uploads, plans) */
+        struct groth16_timings tm;
+        groth16_prove_opts_t opts = {threads, 0, &tm};
+        if (groth16_prove(&proof, &pk, &c, w, &r, &s, be.be, &opts, &err) != CUZK_OK) {
+            rc = cli_fail("bench prove", be.be->name, &err);
+            goto out;
+        }
+        if (k >= 0) {
+            times[k] = tm.total;
+            tms[k] = tm;
+        } else {
+            t_load = tm.load;
+        }
+    }
+    if (check) {
+        groth16_prove_opts_t opts = {threads, 0, NULL};
+        if (groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &opts, &err) !=
+            CUZK_OK) {
+            rc = cli_fail("bench prove", "cpu reference", &err);
+            goto out;
+        }
+        uint8_t x[192], y[192];
+        g1_compress(x, &proof.a);
+        g2_compress(x + 48, &proof.b);
+        g1_compress(x + 144, &proof.c);
+        g1_compress(y, &ref.a);
+        g2_compress(y + 48, &ref.b);
+        g1_compress(y + 144, &ref.c);
+        if (memcmp(x, y, sizeof x)) {
+            fprintf(stderr, "cuzk bench prove: the %s proof differs from the CPU's\n",
+                    be.be->name);
+            rc = 1;
+            goto out;
+        }
+        fprintf(stderr, "cuzk bench prove: %s proof byte-identical to the CPU's\n", be.be->name);
+    }
+    double sorted[100];
+    memcpy(sorted, times, (size_t)repeats * sizeof *times);
+    qsort(sorted, (size_t)repeats, sizeof *sorted, cmp_double);
+    double med = sorted[repeats / 2];
+    int mi = 0;
+    for (int k = 0; k < repeats; k++)
+        if (times[k] == med)
+            mi = k;
+    struct groth16_timings *t = &tms[mi];
+    const char *fmt = conv == GROTH16_SNARKJS ? "zkey" : "bellperson";
+    printf("{\"bench\":\"prove\",\"device\":\"%s\",\"format\":\"%s\",\"log\":%u,\"vars\":%u,"
+           "\"repeats\":%d,\"vram_budget\":%zu,\"key_load_s\":%.3f,\"s_median\":%.4f,\"s_min\":%.4f,\"s_max\":%.4f,\"upload\":%.4f,"
+           "\"h\":%.4f,\"msm_a\":%.4f,\"msm_b\":%.4f,\"msm_l\":%.4f,\"msm_h\":%.4f,"
+           "\"verify\":%.4f,\"checked\":%s}\n",
+           be.be->name, fmt, log_m, c.n_vars, repeats, budget, t_load, med, sorted[0], sorted[repeats - 1],
+           t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify,
+           check ? "true" : "false");
+    printf("\nprove 2^%u (%s, %s): key to device %.3f s once; median %.4f s over %d runs\n"
+           "  upload %.4f  H %.4f  MSM A %.4f  B %.4f  L %.4f  H %.4f  verify %.4f  (s)\n",
+           log_m, fmt, be.be->name, t_load, med, repeats, t->upload, t->h, t->msm_a, t->msm_b, t->msm_l,
+           t->msm_h, t->verify);
+    rc = 0;
+out:
+    cli_backend_close(&be);
+    groth16_key_free(&key);
+    circuit_free(&c);
+    free(w);
+    free(times);
+    free(tms);
+    return rc;
+}

@@ -1,0 +1,249 @@
+/* The CUDA MSM (cuda_msm.h) against the CPU reference (msm.h): the same
+ * point for every size and input kind, G1 and G2, in each base format.
+ *
+ * Sizes: 1, 2, 3, 31, 1000, 4097 and 2^16 + 7 (G1), fewer for G2, plus
+ * 2^20 with CUZK_TEST_BIG=1. Scalars: random (1 in 8 an edge value), all
+ * zero, all one, witness-like (90% zero or one), all r - 1, one value
+ * repeated (its digits all land in one bucket per window: the heavy-bin
+ * path from 4097 points on), small. Bases: random (some infinity), three
+ * points repeated, P and -P alternating. Bases in the three formats
+ * (affine, snarkjs LEM, zcash big-endian as in .params files).
+ * Without a GPU every test prints "no GPU" and is skipped. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/cuda.h"
+#include "cuzk/cuda_msm.h"
+#include "cuzk/encode.h"
+#include "cuzk/msm.h"
+#include "test_util.h"
+
+static int g_gpus;
+
+typedef enum { S_RANDOM, S_ZERO, S_ONE, S_WITNESS, S_MINUS_ONE, S_REPEATED, S_SMALL, S_KINDS } skind;
+static const char *S_NAMES[] = {"random", "zero", "one", "witness", "r-1", "repeated", "small"};
+typedef enum { B_RANDOM, B_REPEATED, B_PLUS_MINUS, B_KINDS } bkind;
+static const char *B_NAMES[] = {"random", "repeated", "plus-minus"};
+
+static fr_t *make_scalars(size_t n, skind k)
+{
+    fr_t *s = malloc((n ? n : 1) * sizeof *s), rep, m1;
+    assert_non_null(s);
+    tu_rand_fr(&rep);
+    fr_neg(&m1, &FR_ONE);
+    for (size_t i = 0; i < n; i++) {
+        switch (k) {
+        case S_RANDOM: tu_rand_fr(&s[i]); break;
+        case S_ZERO: s[i] = FR_ZERO; break;
+        case S_ONE: s[i] = FR_ONE; break;
+        case S_WITNESS: {
+            unsigned p = (unsigned)(tu_rand64() % 10);
+            if (p < 9)
+                s[i] = p < 5 ? FR_ZERO : FR_ONE;
+            else
+                tu_rand_fr(&s[i]);
+            break;
+        }
+        case S_MINUS_ONE: s[i] = m1; break;
+        case S_REPEATED: s[i] = rep; break;
+        case S_SMALL: fr_from_u64(&s[i], tu_rand64() % (i % 2 ? 16 : 65536)); break;
+        default: fail();
+        }
+    }
+    return s;
+}
+
+/* n affine points: a random walk from two random points (cheap, distinct),
+ * then the kind's changes. */
+static void *make_bases(int g2, size_t n, bkind k)
+{
+    size_t asz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+    void *aff = calloc(n + 1, asz);
+    assert_non_null(aff);
+    if (g2) {
+        g2_jac_t *j = calloc(n + 1, sizeof *j), step;
+        assert_non_null(j);
+        tu_rand_g2(&j[0]);
+        tu_rand_g2(&step);
+        for (size_t i = 1; i < n; i++)
+            g2_add(&j[i], &j[i - 1], &step);
+        assert_int_equal(g2_batch_to_affine(aff, j, n), CUZK_OK);
+        free(j);
+    } else {
+        g1_jac_t *j = calloc(n + 1, sizeof *j), step;
+        assert_non_null(j);
+        tu_rand_g1(&j[0]);
+        tu_rand_g1(&step);
+        for (size_t i = 1; i < n; i++)
+            g1_add(&j[i], &j[i - 1], &step);
+        assert_int_equal(g1_batch_to_affine(aff, j, n), CUZK_OK);
+        free(j);
+    }
+    uint8_t *b = aff;
+    for (size_t i = 0; i < n; i++) {
+        void *p = b + i * asz;
+        if (k == B_RANDOM && tu_rand64() % 64 == 0) {
+            if (g2)
+                g2_affine_set_inf(p);
+            else
+                g1_affine_set_inf(p);
+        } else if (k == B_REPEATED) {
+            memcpy(p, b + (i % 3) * asz, asz);
+        } else if (k == B_PLUS_MINUS && i % 2) {
+            const void *prev = b + (i - 1) * asz;
+            if (g2)
+                g2_affine_neg(p, prev);
+            else
+                g1_affine_neg(p, prev);
+        }
+    }
+    return aff;
+}
+
+/* The same bases in format fmt (a fresh buffer; affine: a copy). */
+static void *encode_bases(int g2, const void *aff, size_t n, msm_base_format fmt)
+{
+    size_t asz = g2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+    uint8_t *out = malloc((n ? n : 1) * asz);
+    assert_non_null(out);
+    const uint8_t *a = aff;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *o = out + i * asz;
+        const void *p = a + i * asz;
+        if (fmt == MSM_BASES_AFFINE)
+            memcpy(o, p, asz);
+        else if (fmt == MSM_BASES_LEM)
+            g2 ? g2_to_lem(o, p) : g1_to_lem(o, p);
+        else
+            g2 ? g2_serialize(o, p) : g1_serialize(o, p);
+    }
+    return out;
+}
+
+static int skip_without_gpu(void)
+{
+    if (g_gpus > 0)
+        return 0;
+    printf("no GPU: CUDA MSM test skipped\n");
+    skip();
+    return 1;
+}
+
+/* One comparison: GPU == CPU as points. */
+static void check_one(int g2, size_t n, skind sk, bkind bk, msm_base_format fmt)
+{
+    void *aff = make_bases(g2, n, bk);
+    void *enc = encode_bases(g2, aff, n, fmt);
+    fr_t *s = make_scalars(n, sk);
+    msm_bases_t b = {enc, fmt};
+    cuzk_error_t err = {0};
+    int ok;
+    if (g2) {
+        g2_jac_t cpu, gpu;
+        assert_int_equal(msm_g2(&cpu, &b, s, n, 0), CUZK_OK);
+        cuzk_status st = cuzk_cuda_msm_g2(&gpu, &b, s, n, &err);
+        if (st != CUZK_OK)
+            fail_msg("G2 n=%zu: %s", n, err.msg);
+        ok = g2_jac_equal(&cpu, &gpu);
+    } else {
+        g1_jac_t cpu, gpu;
+        assert_int_equal(msm_g1(&cpu, &b, s, n, 0), CUZK_OK);
+        cuzk_status st = cuzk_cuda_msm_g1(&gpu, &b, s, n, &err);
+        if (st != CUZK_OK)
+            fail_msg("G1 n=%zu: %s", n, err.msg);
+        ok = g1_jac_equal(&cpu, &gpu);
+    }
+    if (!ok)
+        fail_msg("%s MSM differs: n=%zu scalars=%s bases=%s fmt=%d", g2 ? "G2" : "G1", n,
+                 S_NAMES[sk], B_NAMES[bk], (int)fmt);
+    free(aff);
+    free(enc);
+    free(s);
+}
+
+static void sweep(int g2, const size_t *sizes, size_t nsizes)
+{
+    for (size_t i = 0; i < nsizes; i++) {
+        size_t n = sizes[i];
+        for (int sk = 0; sk < S_KINDS; sk++)
+            check_one(g2, n, sk, B_RANDOM, MSM_BASES_AFFINE);
+        for (int bk = 1; bk < B_KINDS; bk++)
+            check_one(g2, n, S_RANDOM, bk, MSM_BASES_AFFINE);
+        check_one(g2, n, S_WITNESS, B_RANDOM, MSM_BASES_LEM);
+        check_one(g2, n, S_RANDOM, B_RANDOM, MSM_BASES_ZCASH);
+        printf("  %s n=%zu: all kinds equal to the CPU\n", g2 ? "G2" : "G1", n);
+    }
+}
+
+static void test_g1(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t sizes[] = {1, 2, 3, 31, 1000, 4097, (1u << 16) + 7};
+    sweep(0, sizes, sizeof sizes / sizeof *sizes);
+    if (getenv("CUZK_TEST_BIG")) {
+        static const size_t big[] = {1u << 20};
+        sweep(0, big, 1);
+    }
+}
+
+static void test_g2(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t sizes[] = {1, 2, 3, 31, 1000, 4097};
+    sweep(1, sizes, sizeof sizes / sizeof *sizes);
+    if (getenv("CUZK_TEST_BIG")) {
+        static const size_t big[] = {1u << 16};
+        sweep(1, big, 1);
+    }
+}
+
+/* Bad arguments are errors, not crashes; n = 0 is infinity. */
+static void test_args(void **state)
+{
+    (void)state;
+    cuzk_error_t err = {0};
+    g1_jac_t o;
+    fr_t s = FR_ONE;
+    g1_affine_t p = G1_GENERATOR;
+    msm_bases_t b = {&p, MSM_BASES_AFFINE};
+    assert_int_equal(cuzk_cuda_msm_g1(NULL, &b, &s, 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_cuda_msm_g1(&o, NULL, &s, 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, NULL, 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 0, &err), CUZK_OK);
+    assert_true(g1_jac_is_inf(&o));
+    msm_bases_t bad = {&p, (msm_base_format)7};
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &bad, &s, 1, &err), CUZK_ERR_ARG);
+    cuzk_status st = cuzk_cuda_msm_g1(&o, &b, &s, 1, &err);
+    if (g_gpus == 0) {
+        assert_int_equal(st, CUZK_ERR_NO_DEVICE);
+        printf("no GPU: cuzk_cuda_msm_g1 says \"%s\"\n", err.msg);
+    } else {
+        g1_jac_t g;
+        g1_from_affine(&g, &G1_GENERATOR);
+        assert_int_equal(st, CUZK_OK);
+        assert_true(g1_jac_equal(&o, &g));
+    }
+}
+
+int main(void)
+{
+    tu_init("test_cuda_msm");
+    cuzk_error_t err = {0};
+    if (cuzk_cuda_device_count(&g_gpus, &err) != CUZK_OK) {
+        printf("CUDA error: %s\n", err.msg);
+        return 1;
+    }
+    if (g_gpus == 0)
+        printf("no GPU: the GPU parts of test_cuda_msm are skipped\n");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_args),
+        cmocka_unit_test(test_g1),
+        cmocka_unit_test(test_g2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,8 +1,9 @@
-/* CUDA devices (include/cuzk/cuda.h) and the CUDA error check
- * (cuda_check.cuh). */
+/* CUDA devices (include/cuzk/cuda.h), the CUDA error check
+ * (cuda_check.cuh) and the host entry points' calls (call.cuh). */
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/cuda/call.cuh"
 #include "backend/cuda/cuda_check.cuh"
 #include "cuzk/cuda.h"
 
@@ -59,4 +60,39 @@ extern "C" cuzk_status cuzk_cuda_device_describe(char *out, size_t out_len, int 
     snprintf(out, out_len, "%s, sm_%d%d, %d SMs, %.1f GiB", p.name, p.major, p.minor,
              p.multiProcessorCount, (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
     return CUZK_OK;
+}
+
+/* ---- a host entry point's call (call.cuh) ---- */
+
+/* Device 0 and a new non-blocking stream; CUZK_ERR_NO_DEVICE without a GPU. */
+cuzk_status cuda_call_begin(cuda_call_t *g, const char *who, cuzk_error_t *err)
+{
+    int count = 0;
+    g->stream = NULL;
+    g->caller_device = 0;
+    cuzk_status st = cuzk_cuda_device_count(&count, err);
+    if (st != CUZK_OK)
+        return st;
+    if (count == 0)
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "%s: no CUDA device", who);
+    if ((st = CUDA_CHECK(cudaGetDevice(&g->caller_device), err)) != CUZK_OK)
+        return st;
+    if ((st = CUDA_CHECK(cudaSetDevice(0), err)) != CUZK_OK)
+        return st;
+    st = CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
+    if (st != CUZK_OK)
+        (void)cudaSetDevice(g->caller_device);
+    return st;
+}
+
+/* Waits for the stream, destroys it, restores the caller's device; the
+ * first failure's status (and message) wins. */
+cuzk_status cuda_call_end(cuda_call_t *g, cuzk_status st, cuzk_error_t *err)
+{
+    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(g->stream), st == CUZK_OK ? err : NULL);
+    st = st == CUZK_OK ? s2 : st;
+    s2 = CUDA_CHECK(cudaStreamDestroy(g->stream), st == CUZK_OK ? err : NULL);
+    st = st == CUZK_OK ? s2 : st;
+    s2 = CUDA_CHECK(cudaSetDevice(g->caller_device), st == CUZK_OK ? err : NULL);
+    return st == CUZK_OK ? s2 : st;
 }

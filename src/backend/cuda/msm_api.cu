@@ -4,6 +4,7 @@
 #include <string.h>
 
 #define CUZK_CUDA_OUTLINE_FP_MUL /* see field.cuh: compile time */
+#include "backend/cuda/call.cuh"
 #include "backend/cuda/msm.cuh"
 #include "cuzk/cuda.h"
 
@@ -13,41 +14,6 @@ namespace cuzk_host
 } // namespace cuzk_host
 
 using namespace cuzk_host;
-
-/* Device 0 and a stream of its own for one call; the caller's device is
- * restored by session_end. */
-typedef struct session {
-    int caller;
-    cudaStream_t s;
-} session_t;
-
-static cuzk_status session_begin(session_t *x, const char *who, cuzk_error_t *err)
-{
-    x->s = NULL;
-    int count = 0;
-    cuzk_status st = cuzk_cuda_device_count(&count, err);
-    if (st != CUZK_OK)
-        return st;
-    if (count == 0)
-        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "%s: no CUDA device", who);
-    if ((st = CUDA_CHECK(cudaGetDevice(&x->caller), err)) != CUZK_OK ||
-        (st = CUDA_CHECK(cudaSetDevice(0), err)) != CUZK_OK)
-        return st;
-    st = CUDA_CHECK(cudaStreamCreateWithFlags(&x->s, cudaStreamNonBlocking), err);
-    if (st != CUZK_OK)
-        (void)cudaSetDevice(x->caller);
-    return st;
-}
-
-static cuzk_status session_end(session_t *x, cuzk_status st, cuzk_error_t *err)
-{
-    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(x->s), st == CUZK_OK ? err : NULL);
-    st = st == CUZK_OK ? s2 : st;
-    s2 = CUDA_CHECK(cudaStreamDestroy(x->s), st == CUZK_OK ? err : NULL);
-    st = st == CUZK_OK ? s2 : st;
-    s2 = CUDA_CHECK(cudaSetDevice(x->caller), st == CUZK_OK ? err : NULL);
-    return st == CUZK_OK ? s2 : st;
-}
 
 static cuzk_status host_msm(void *out, int g2, const msm_bases_t *bases, const fr_t *scalars,
                             size_t n, cuzk_error_t *err)
@@ -69,8 +35,8 @@ static cuzk_status host_msm(void *out, int g2, const msm_bases_t *bases, const f
                               (int)bases->fmt);
     if (n >= ((size_t)1 << 31))
         return cuzk_error_set(err, CUZK_ERR_ARG, "%s: %zu points (at most 2^31 - 1)", who, n);
-    session_t x;
-    cuzk_status st = session_begin(&x, who, err);
+    cuda_call_t x;
+    cuzk_status st = cuda_call_begin(&x, who, err);
     if (st != CUZK_OK)
         return st;
     size_t bb = n * (g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
@@ -84,27 +50,27 @@ static cuzk_status host_msm(void *out, int g2, const msm_bases_t *bases, const f
             CUZK_OK)
         goto out;
     if ((st = CUDA_CHECK(cudaMemcpyAsync(d_s, scalars, n * sizeof(dfr_t), cudaMemcpyHostToDevice,
-                                         x.s),
+                                         x.stream),
                          err)) != CUZK_OK)
         goto out;
     if (g2)
-        st = cuda_bases_upload_g2((dg2_affine_t *)d_bases, bases, n, x.s, err);
+        st = cuda_bases_upload_g2((dg2_affine_t *)d_bases, bases, n, x.stream, err);
     else
-        st = cuda_bases_upload_g1((dg1_affine_t *)d_bases, bases, n, x.s, err);
+        st = cuda_bases_upload_g1((dg1_affine_t *)d_bases, bases, n, x.stream, err);
     if (st != CUZK_OK)
         goto out;
     if (g2)
-        st = cuda_msm_g2((g2_jac_t *)out, &plan, (const dg2_affine_t *)d_bases, d_s, n, x.s, err);
+        st = cuda_msm_g2((g2_jac_t *)out, &plan, (const dg2_affine_t *)d_bases, d_s, n, x.stream, err);
     else
-        st = cuda_msm_g1((g1_jac_t *)out, &plan, (const dg1_affine_t *)d_bases, d_s, n, x.s, err);
+        st = cuda_msm_g1((g1_jac_t *)out, &plan, (const dg1_affine_t *)d_bases, d_s, n, x.stream, err);
 out:
-    (void)cudaStreamSynchronize(x.s);
+    (void)cudaStreamSynchronize(x.stream);
     cuda_msm_plan_free(&plan);
     if (d_bases)
         (void)cudaFree(d_bases);
     if (d_s)
         (void)cudaFree(d_s);
-    return session_end(&x, st, err);
+    return cuda_call_end(&x, st, err);
 }
 
 extern "C" cuzk_status cuzk_cuda_msm_g1(g1_jac_t *out, const msm_bases_t *bases,
@@ -301,8 +267,8 @@ extern "C" cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, s
     if (!out || reps < 1 || n == 0 || n >= ((size_t)1 << 31))
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_msm_bench: bad arguments");
     memset(out, 0, sizeof *out);
-    session_t x;
-    cuzk_status st = session_begin(&x, "cuzk_cuda_msm_bench", err);
+    cuda_call_t x;
+    cuzk_status st = cuda_call_begin(&x, "cuzk_cuda_msm_bench", err);
     if (st != CUZK_OK)
         return st;
     size_t bb = n * (g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
@@ -322,20 +288,20 @@ extern "C" cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, s
             CUZK_OK ||
         (st = CUDA_CHECK(cudaEventCreate(&e0), err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaEventCreate(&e1), err)) != CUZK_OK ||
-        (st = bench_bases(d_bases, g2, n, x.s, err)) != CUZK_OK)
+        (st = bench_bases(d_bases, g2, n, x.stream, err)) != CUZK_OK)
         goto done;
-    bench_scalars<<<(unsigned)((n + 255) / 256), 256, 0, x.s>>>(
+    bench_scalars<<<(unsigned)((n + 255) / 256), 256, 0, x.stream>>>(
         d_s, n, kind == CUZK_CUDA_MSM_WITNESS, 0x5eed0000ULL + n);
     if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
         goto done;
     for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
         g1_jac_t o1;
         g2_jac_t o2;
-        if ((st = CUDA_CHECK(cudaEventRecord(e0, x.s), err)) != CUZK_OK)
+        if ((st = CUDA_CHECK(cudaEventRecord(e0, x.stream), err)) != CUZK_OK)
             goto done;
-        st = g2 ? cuda_msm_g2(&o2, &plan, (const dg2_affine_t *)d_bases, d_s, n, x.s, err)
-                : cuda_msm_g1(&o1, &plan, (const dg1_affine_t *)d_bases, d_s, n, x.s, err);
-        if (st != CUZK_OK || (st = CUDA_CHECK(cudaEventRecord(e1, x.s), err)) != CUZK_OK ||
+        st = g2 ? cuda_msm_g2(&o2, &plan, (const dg2_affine_t *)d_bases, d_s, n, x.stream, err)
+                : cuda_msm_g1(&o1, &plan, (const dg1_affine_t *)d_bases, d_s, n, x.stream, err);
+        if (st != CUZK_OK || (st = CUDA_CHECK(cudaEventRecord(e1, x.stream), err)) != CUZK_OK ||
             (st = CUDA_CHECK(cudaEventSynchronize(e1), err)) != CUZK_OK)
             goto done;
         float t = 0;
@@ -353,7 +319,7 @@ extern "C" cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, s
     out->bases_bytes = bb;
     out->window_bits = plan.last.c;
 done:
-    (void)cudaStreamSynchronize(x.s);
+    (void)cudaStreamSynchronize(x.stream);
     free(ms);
     if (e0)
         (void)cudaEventDestroy(e0);
@@ -364,5 +330,5 @@ done:
         (void)cudaFree(d_bases);
     if (d_s)
         (void)cudaFree(d_s);
-    return session_end(&x, st, err);
+    return cuda_call_end(&x, st, err);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cuda/call.cuh"
 #include "backend/cuda/h_scalars.cuh"
 #include "cuzk/cuda.h"
 
@@ -12,46 +13,6 @@ using namespace cuzk_host;
 
 #define POISON 0xff /* byte: no fully reduced element has all of them */
 #define BENCH_REPS_MAX 1000
-
-/* ---- a call's device and stream -------------------------------------------- */
-
-typedef struct gpu_call {
-    cudaStream_t stream;
-    int caller_device;
-} gpu_call_t;
-
-/* Device 0 and a new non-blocking stream; CUZK_ERR_NO_DEVICE without a GPU. */
-static cuzk_status call_begin(gpu_call_t *g, const char *who, cuzk_error_t *err)
-{
-    int count = 0;
-    g->stream = NULL;
-    g->caller_device = 0;
-    cuzk_status st = cuzk_cuda_device_count(&count, err);
-    if (st != CUZK_OK)
-        return st;
-    if (count == 0)
-        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "%s: no CUDA device", who);
-    if ((st = CUDA_CHECK(cudaGetDevice(&g->caller_device), err)) != CUZK_OK)
-        return st;
-    if ((st = CUDA_CHECK(cudaSetDevice(0), err)) != CUZK_OK)
-        return st;
-    st = CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
-    if (st != CUZK_OK)
-        (void)cudaSetDevice(g->caller_device);
-    return st;
-}
-
-/* Waits for the stream, destroys it, restores the caller's device; the
- * first failure's status (and message) wins. */
-static cuzk_status call_end(gpu_call_t *g, cuzk_status st, cuzk_error_t *err)
-{
-    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(g->stream), st == CUZK_OK ? err : NULL);
-    st = st == CUZK_OK ? s2 : st;
-    s2 = CUDA_CHECK(cudaStreamDestroy(g->stream), st == CUZK_OK ? err : NULL);
-    st = st == CUZK_OK ? s2 : st;
-    s2 = CUDA_CHECK(cudaSetDevice(g->caller_device), st == CUZK_OK ? err : NULL);
-    return st == CUZK_OK ? s2 : st;
-}
 
 /* Stream-ordered free; keeps the first failure. */
 static void free_async(cuzk_status *st, void *p, cudaStream_t stream, cuzk_error_t *err)
@@ -140,12 +101,12 @@ extern "C" cuzk_status cuzk_cuda_ntt(fr_t *a, unsigned log_n, fr_roots conv, cuz
     cuzk_status st = ntt_args(a, log_n, conv, kind, g, "cuzk_cuda_ntt", err);
     if (st != CUZK_OK)
         return st;
-    gpu_call_t call;
-    st = call_begin(&call, "cuzk_cuda_ntt", err);
+    cuda_call_t call;
+    st = cuda_call_begin(&call, "cuzk_cuda_ntt", err);
     if (st != CUZK_OK)
         return st;
     st = ntt_on_device(a, log_n, conv, kind, g, call.stream, err);
-    return call_end(&call, st, err);
+    return cuda_call_end(&call, st, err);
 }
 
 /* ---- H ------------------------------------------------------------------------- */
@@ -201,12 +162,12 @@ extern "C" cuzk_status cuzk_cuda_h_scalars(fr_t *p, const circuit_t *c, const fr
     if (c->n_rows > ((size_t)1 << log_m))
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, domain only %zu", c->n_rows,
                               (size_t)1 << log_m);
-    gpu_call_t call;
-    cuzk_status st = call_begin(&call, "cuzk_cuda_h_scalars", err);
+    cuda_call_t call;
+    cuzk_status st = cuda_call_begin(&call, "cuzk_cuda_h_scalars", err);
     if (st != CUZK_OK)
         return st;
     st = h_on_device(p, c, w, log_m, conv, call.stream, err);
-    return call_end(&call, st, err);
+    return cuda_call_end(&call, st, err);
 }
 
 /* ---- benchmark ------------------------------------------------------------------ */
@@ -290,11 +251,11 @@ extern "C" cuzk_status cuzk_cuda_ntt_bench(double *ms_median, unsigned log_n, in
     double *ms = (double *)calloc((size_t)reps, sizeof *ms);
     if (!ms)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "cuzk_cuda_ntt_bench: out of host memory");
-    gpu_call_t call;
-    cuzk_status st = call_begin(&call, "cuzk_cuda_ntt_bench", err);
+    cuda_call_t call;
+    cuzk_status st = cuda_call_begin(&call, "cuzk_cuda_ntt_bench", err);
     if (st == CUZK_OK) {
         st = bench_on_device(ms, log_n, reps, call.stream, err);
-        st = call_end(&call, st, err);
+        st = cuda_call_end(&call, st, err);
     }
     if (st == CUZK_OK) {
         qsort(ms, (size_t)reps, sizeof *ms, cmp_double);

@@ -270,6 +270,39 @@ static void test_info(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 2);
 }
 
+/* --device and --vram-budget: the CPU always works; cuda either proves the
+ * same bytes as the CPU (a GPU is present) or says why it cannot. */
+static void test_device_options(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("bench prove --log 6 --device cpu --repeats 1 --check", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "\"bench\":\"prove\""));
+    assert_non_null(strstr(out, "byte-identical"));
+    assert_int_equal(run_cli("bench prove --log 6 --device gpu", out, sizeof out), 2);
+    assert_non_null(strstr(out, "unknown device"));
+    assert_int_equal(run_cli("bench prove --log 6 --vram-budget 12XB", out, sizeof out), 2);
+    assert_non_null(strstr(out, "unknown unit"));
+    assert_int_equal(run_cli("prove --vram-budget lots a b c d", out, sizeof out), 2);
+    assert_int_equal(run_cli("bench ntt --device", out, sizeof out), 2);
+    const char *gpu_cmds[] = {"bench prove --log 6 --device cuda --repeats 1 --check",
+                              "bench prove --log 6 --format zkey --device cuda --repeats 1 "
+                              "--check --vram-budget 128MiB",
+                              "bench ntt --device cuda --log 10 --repeats 1",
+                              "bench msm --device cuda --log 10 --repeats 1"};
+    for (size_t i = 0; i < sizeof gpu_cmds / sizeof *gpu_cmds; i++) {
+        int rc = run_cli(gpu_cmds[i], out, sizeof out);
+        if (rc == 0) {
+            assert_non_null(strstr(out, "\"device\":\"cuda\""));
+        } else {
+            assert_int_equal(rc, 2);
+            if (!strstr(out, "no CUDA device") && !strstr(out, "no CUDA backend"))
+                fail_msg("cuzk %s: exit 2 without saying why: %s", gpu_cmds[i], out);
+            printf("no GPU here: cuzk %s says so\n", gpu_cmds[i]);
+        }
+    }
+}
+
 int main(void)
 {
     tu_init("test_cli");
@@ -281,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs_exit_2),
         cmocka_unit_test(test_setup_prove_verify_bellperson),
         cmocka_unit_test(test_info),
+        cmocka_unit_test(test_device_options),
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

@@ -270,6 +270,9 @@ static void test_info(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 2);
 }
 
+#define ZKEY_BUDGET_CMD                                                                            \
+    "bench prove --log 6 --format zkey --device cuda --repeats 1 --check --vram-budget 128MiB"
+
 /* --device and --vram-budget: the CPU always works; cuda either proves the
  * same bytes as the CPU (a GPU is present) or says why it cannot. */
 static void test_device_options(void **state)
@@ -286,8 +289,7 @@ static void test_device_options(void **state)
     assert_int_equal(run_cli("prove --vram-budget lots a b c d", out, sizeof out), 2);
     assert_int_equal(run_cli("bench ntt --device", out, sizeof out), 2);
     const char *gpu_cmds[] = {"bench prove --log 6 --device cuda --repeats 1 --check",
-                              "bench prove --log 6 --format zkey --device cuda --repeats 1 "
-                              "--check --vram-budget 128MiB",
+                              ZKEY_BUDGET_CMD,
                               "bench ntt --device cuda --log 10 --repeats 1",
                               "bench msm --device cuda --log 10 --repeats 1"};
     for (size_t i = 0; i < sizeof gpu_cmds / sizeof *gpu_cmds; i++) {

@@ -6,16 +6,21 @@
  * repeated points, P next to -P, infinity entries; sizes 0..3, odd counts
  * and 2^k +- 1; all three base encodings (unaligned too); thread counts
  * 1, 2, 3, 8; every window width through the forced-width hook; the signed
- * digit recoding on its own. Debug (sanitizer) builds run smaller sizes. */
+ * digit recoding on its own; the GLV split of G1 scalars against long
+ * division and against scalar multiplication, and scalars at its edges
+ * (r - 1, lambda, multiples of z = x^2, values near 2^128). Debug
+ * (sanitizer) builds run smaller sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_bigint.h"
 #include "test_util.h"
 
 #include "cuzk/encode.h"
 #include "cuzk/msm.h"
 #include "../src/backend/cpu/msm_internal.h"
+#include "../src/field/constants_gen.h"
 
 #ifdef NDEBUG
 #define SLOW 1 /* release: full sizes */
@@ -195,11 +200,112 @@ typedef enum scalar_kind {
     SCALARS_MINUS_ONE,
     SCALARS_REPEATED, /* one random scalar everywhere */
     SCALARS_SMALL,    /* below 2^16, many below 16 */
+    SCALARS_GLV_EDGE, /* glv_edge_scalar: the GLV split's edges */
     SCALARS_KINDS
 } scalar_kind;
 
-static const char *SCALAR_NAMES[] = {"random", "zero",     "one",  "witness",
-                                     "r-1",    "repeated", "small"};
+static const char *SCALAR_NAMES[] = {"random", "zero",     "one",   "witness",
+                                     "r-1",    "repeated", "small", "GLV edge"};
+
+/* ---- the GLV split's numbers, derived here from r and x alone ---- */
+
+static const char R_HEX[] = "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
+
+/* z = x^2 and r. */
+static void glv_numbers(ref_bn_t *z, ref_bn_t *r)
+{
+    ref_bn_t x;
+    ref_set_u64(&x, CUZK_BLS_X_ABS);
+    ref_mul(z, &x, &x);
+    ref_set_hex(r, R_HEX);
+}
+
+static void ref_to_fr(fr_t *out, const ref_bn_t *a)
+{
+    uint64_t l[FR_LIMBS];
+    ref_to_limbs(l, FR_LIMBS, a);
+    assert_int_equal(fr_from_limbs(out, l), CUZK_OK);
+}
+
+/* Fixed edges of the split, as base + delta (bases: 0, r, lambda = r - z,
+ * z, 2z and powers of two). */
+enum { EB_ZERO, EB_R, EB_LAMBDA, EB_Z, EB_2Z, EB_2_127, EB_2_128, EB_2_254 };
+static const struct {
+    int base, delta;
+} GLV_FIXED[] = {
+    {EB_ZERO, 0},    {EB_ZERO, 1},   {EB_ZERO, 2},  {EB_R, -1},    {EB_R, -2},    {EB_LAMBDA, 0},
+    {EB_LAMBDA, -1}, {EB_LAMBDA, 1}, {EB_Z, -1},    {EB_Z, 0},     {EB_Z, 1},     {EB_2Z, 0},
+    {EB_2_127, 0},   {EB_2_128, -1}, {EB_2_128, 0}, {EB_2_128, 1}, {EB_2_254, 0},
+};
+#define GLV_N_FIXED ((int)(sizeof GLV_FIXED / sizeof GLV_FIXED[0]))
+#define GLV_EDGES (GLV_N_FIXED + 5)
+
+/* out = a + d, |d| small. */
+static void ref_add_small(ref_bn_t *out, const ref_bn_t *a, int d)
+{
+    ref_bn_t t;
+    ref_set_u64(&t, (uint64_t)(d < 0 ? -d : d));
+    if (d < 0)
+        ref_sub(out, a, &t);
+    else
+        ref_add(out, a, &t);
+}
+
+/* Edge case u (mod GLV_EDGES) of the split k = k1 + k2 z, as an integer
+ * below r: GLV_FIXED; then q z + d for random q < z and d in {-1, 0, 1,
+ * z - 1}; then random with runs of 0 and 1 bits. */
+static void glv_edge(ref_bn_t *out, unsigned u)
+{
+    int i = (int)(u % GLV_EDGES);
+    ref_bn_t z, r, one, t;
+    glv_numbers(&z, &r);
+    ref_set_u64(&one, 1);
+    if (i < GLV_N_FIXED) {
+        switch (GLV_FIXED[i].base) {
+        case EB_ZERO: ref_set_u64(&t, 0); break;
+        case EB_R: t = r; break;
+        case EB_LAMBDA: ref_sub(&t, &r, &z); break;
+        case EB_Z: t = z; break;
+        case EB_2Z: ref_add(&t, &z, &z); break;
+        case EB_2_127: ref_shl(&t, &one, 127); break;
+        case EB_2_128: ref_shl(&t, &one, 128); break;
+        default: ref_shl(&t, &one, 254); break;
+        }
+        ref_add_small(out, &t, GLV_FIXED[i].delta);
+        return;
+    }
+    if (i < GLV_N_FIXED + 4) {
+        uint64_t q[2] = {tu_rand64(), tu_rand64() >> 1};
+        ref_from_limbs(&t, q, 2);
+        ref_mod(&t, &t, &z);
+        ref_mul(out, &t, &z);
+        int d = i - GLV_N_FIXED;
+        if (d == 3)
+            ref_add(out, out, &z);
+        ref_add_small(out, out, d == 0 || d == 3 ? -1 : d == 2 ? 1 : 0);
+        ref_mod(out, out, &r);
+        return;
+    }
+    /* runs of equal bits, 1 to 64 long */
+    uint64_t l[FR_LIMBS] = {0};
+    unsigned bit = 0, val = (unsigned)(tu_rand64() & 1);
+    while (bit < 255) {
+        unsigned len = 1 + (unsigned)(tu_rand64() % 64);
+        for (unsigned b = bit; b < bit + len && b < 255; b++)
+            l[b / 64] |= (uint64_t)val << (b % 64);
+        bit += len;
+        val ^= 1;
+    }
+    ref_from_limbs(out, l, FR_LIMBS);
+    ref_mod(out, out, &r);
+}
+
+static void glv_edge_scalar(fr_t *out, unsigned i)
+{
+    ref_bn_t k;
+    glv_edge(&k, i);
+    ref_to_fr(out, &k);
+}
 
 static fr_t *make_scalars(size_t n, scalar_kind kind)
 {
@@ -222,6 +328,7 @@ static fr_t *make_scalars(size_t n, scalar_kind kind)
         case SCALARS_MINUS_ONE: fr_neg(&s[i], &FR_ONE); break;
         case SCALARS_REPEATED: s[i] = rep; break;
         case SCALARS_SMALL: fr_from_u64(&s[i], r % 2 ? (r >> 8) % 16 : (r >> 8) % 65536); break;
+        case SCALARS_GLV_EDGE: glv_edge_scalar(&s[i], (unsigned)(r % 1024)); break;
         default: fail();
         }
     }
@@ -264,39 +371,186 @@ static void check_case(const group_t *g, const void *aff, const fr_t *s, size_t 
 
 /* ---- tests ---- */
 
+/* sum_w d_w 2^(cw) = l (as an element of Fr; l < r), |d_w| <= 2^(c-1),
+ * top digit in [0, top bound], for every window width. */
+static void check_digits(const uint64_t l[FR_LIMBS], msm_form form)
+{
+    fr_t k;
+    assert_int_equal(fr_from_limbs(&k, l), CUZK_OK);
+    for (unsigned c = 1; c <= MSM_C_MAX; c++) {
+        unsigned W = msm_windows(c, form);
+        assert_true(c * W >= (form == MSM_FORM_GLV ? MSM_GLV_BITS : MSM_SCALAR_BITS));
+        fr_t acc = FR_ZERO, two_c, d;
+        fr_from_u64(&two_c, (uint64_t)1 << c);
+        msm_plan_t *pl = msm_plan_new(1, 1, NULL, 1, c, 1, MSM_SELECT_ALL, form);
+        assert_non_null(pl);
+        assert_int_equal(pl->windows, W);
+        for (unsigned w = W; w-- > 0;) {
+            int32_t dw = msm_digit(l, c, w);
+            assert_true(dw <= (1 << (c - 1)) && dw >= -(1 << (c - 1)));
+            if (w == W - 1)
+                assert_true(dw >= 0 && dw <= (int32_t)pl->top_buckets);
+            fr_mul(&acc, &acc, &two_c);
+            fr_from_u64(&d, (uint64_t)(dw < 0 ? -dw : dw));
+            if (dw < 0)
+                fr_neg(&d, &d);
+            fr_add(&acc, &acc, &d);
+        }
+        free(pl);
+        assert_true(fr_equal(&acc, &k));
+    }
+}
+
 static void test_digits(void **state)
 {
     (void)state;
-    /* sum_w d_w 2^(cw) = k, |d_w| <= 2^(c-1), top digit in [0, top bound]. */
+    /* Whole scalars, and the GLV halves of scalars (at most z - 1). */
     int iters = tu_iters(200);
     for (int it = 0; it < iters; it++) {
         fr_t k;
         if (it == 0)
             fr_neg(&k, &FR_ONE);
+        else if (it < GLV_EDGES)
+            glv_edge_scalar(&k, (unsigned)it);
         else
             tu_rand_fr(&k);
-        uint64_t l[FR_LIMBS];
+        uint64_t l[FR_LIMBS], k1[FR_LIMBS], k2[FR_LIMBS];
         fr_to_limbs(l, &k);
-        for (unsigned c = 1; c <= MSM_C_MAX; c++) {
-            unsigned W = msm_windows(c);
-            assert_true(c * W >= MSM_SCALAR_BITS);
-            fr_t acc = FR_ZERO, two_c, d;
-            fr_from_u64(&two_c, (uint64_t)1 << c);
-            msm_plan_t *pl = msm_plan_new(1, 1, NULL, 1, c, 1, MSM_SELECT_ALL);
-            assert_non_null(pl);
-            for (unsigned w = W; w-- > 0;) {
-                int32_t dw = msm_digit(l, c, w);
-                assert_true(dw <= (1 << (c - 1)) && dw >= -(1 << (c - 1)));
-                if (w == W - 1)
-                    assert_true(dw >= 0 && dw <= (int32_t)pl->top_buckets);
-                fr_mul(&acc, &acc, &two_c);
-                fr_from_u64(&d, (uint64_t)(dw < 0 ? -dw : dw));
-                if (dw < 0)
-                    fr_neg(&d, &d);
-                fr_add(&acc, &acc, &d);
+        check_digits(l, MSM_FORM_FULL);
+        msm_glv_split(k1, k2, l);
+        check_digits(k1, MSM_FORM_GLV);
+        check_digits(k2, MSM_FORM_GLV);
+    }
+    uint64_t z_minus_1[FR_LIMBS] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
+    check_digits(z_minus_1, MSM_FORM_GLV);
+}
+
+static void test_glv_constants(void **state)
+{
+    (void)state;
+    /* The table's z and mu are x^2 and floor(2^256 / z); r = z^2 - z + 1
+     * (so k div z <= z - 1 for k < r); phi(P) = (beta x, y) is [lambda] P
+     * with lambda = r - z on G1. */
+    ref_bn_t z, r, t, u, one;
+    glv_numbers(&z, &r);
+    ref_set_u64(&one, 1);
+    static const uint64_t z_tab[2] = CUZK_G1_GLV_Z, mu_tab[3] = CUZK_G1_GLV_MU;
+    ref_from_limbs(&t, z_tab, 2);
+    assert_int_equal(ref_cmp(&t, &z), 0);
+    ref_shl(&t, &one, 256);
+    ref_divmod(&t, NULL, &t, &z);
+    ref_from_limbs(&u, mu_tab, 3);
+    assert_int_equal(ref_cmp(&t, &u), 0);
+    ref_mul(&t, &z, &z);
+    ref_sub(&t, &t, &z);
+    ref_add(&t, &t, &one);
+    assert_int_equal(ref_cmp(&t, &r), 0);
+    assert_int_equal(ref_bitlen(&z), 128);
+
+    fr_t lambda;
+    ref_sub(&t, &r, &z);
+    ref_to_fr(&lambda, &t);
+    static const fp_t beta = {CUZK_G1_BETA};
+    for (int it = 0; it < 4; it++) {
+        g1_jac_t p, want;
+        g1_affine_t a, phi;
+        do
+            tu_rand_g1(&p);
+        while (g1_jac_is_inf(&p));
+        g1_to_affine(&a, &p);
+        fp_mul(&phi.x, &a.x, &beta);
+        phi.y = a.y;
+        g1_mul_fr(&want, &p, &lambda);
+        g1_jac_t got;
+        g1_from_affine(&got, &phi);
+        assert_true(g1_jac_equal(&got, &want));
+    }
+}
+
+static void test_glv_split(void **state)
+{
+    (void)state;
+    /* k1 = k mod z and k2 = k div z exactly (long division), both below z,
+     * upper limbs zero; on the edges and on random scalars; and
+     * [k] P = [k1] P + [k2] (beta x, -y) on a few. */
+    ref_bn_t z, r;
+    glv_numbers(&z, &r);
+    static const fp_t beta = {CUZK_G1_BETA};
+    int iters = tu_iters(2000);
+    for (int it = 0; it < iters; it++) {
+        ref_bn_t k, q, m, a, b;
+        if (it < 4 * GLV_EDGES) {
+            glv_edge(&k, (unsigned)it);
+        } else {
+            fr_t f;
+            tu_rand_fr(&f);
+            uint64_t l[FR_LIMBS];
+            fr_to_limbs(l, &f);
+            ref_from_limbs(&k, l, FR_LIMBS);
+        }
+        uint64_t l[FR_LIMBS], k1[FR_LIMBS], k2[FR_LIMBS];
+        ref_to_limbs(l, FR_LIMBS, &k);
+        msm_glv_split(k1, k2, l);
+        ref_divmod(&q, &m, &k, &z);
+        ref_from_limbs(&a, k1, FR_LIMBS);
+        ref_from_limbs(&b, k2, FR_LIMBS);
+        char hex[REF_HEX_MAX];
+        ref_to_hex(hex, &k);
+        if (ref_cmp(&a, &m) || ref_cmp(&b, &q))
+            fail_msg("GLV split of %s", hex);
+        assert_true(ref_cmp(&a, &z) < 0 && ref_cmp(&b, &z) < 0);
+        assert_true(!k1[2] && !k1[3] && !k2[2] && !k2[3]);
+        if (it % 64 > 2 && it >= GLV_EDGES)
+            continue;
+        g1_jac_t p, want, t1, t2;
+        g1_affine_t pa, pb;
+        tu_rand_g1(&p);
+        fr_t kf;
+        ref_to_fr(&kf, &k);
+        g1_mul_fr(&want, &p, &kf);
+        g1_to_affine(&pa, &p);
+        pb = pa;
+        if (!g1_affine_is_inf(&pa)) {
+            fp_mul(&pb.x, &pa.x, &beta);
+            fp_neg(&pb.y, &pa.y);
+        }
+        g1_mul_var(&t1, &p, k1, 2);
+        g1_from_affine(&t2, &pb);
+        g1_mul_var(&t2, &t2, k2, 2);
+        g1_add(&t1, &t1, &t2);
+        if (!g1_jac_equal(&t1, &want))
+            fail_msg("[k1] P + [k2] (-phi(P)) != [k] P for k = %s", hex);
+    }
+}
+
+static void test_glv_edges(void **state)
+{
+    const group_t *g = *state;
+    /* The GLV edge scalars at sizes 1, 2, 3 and odd ones, on random,
+     * repeated and infinity bases, forced narrow and wide windows too. */
+    static const size_t sizes[] = {1, 2, 3, 5, 31, 97, 300};
+    static const base_kind kinds[] = {BASES_RANDOM, BASES_REPEATED, BASES_INFINITY};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t n = sizes[i];
+        if (n > (size_t)300 / (size_t)(g->cost * SLOW))
+            break;
+        for (int b = 0; b < 3; b++) {
+            void *aff = make_bases(g, n, kinds[b]);
+            fr_t *s = make_scalars(n, SCALARS_GLV_EDGE);
+            for (size_t j = 0; j < n && n <= 3; j++)
+                glv_edge_scalar(&s[j], (unsigned)(tu_rand64() % GLV_EDGES));
+            check_case(g, aff, s, n, 1 + (int)(i % 2), "GLV edges");
+            jac_t want, got;
+            naive(g, &want, aff, s, n);
+            msm_bases_t bb = affine_bases(aff);
+            for (unsigned c = 4; c <= 16; c += 12) {
+                unsigned cc = g->cost > 1 && c > 12 ? 12 : c;
+                assert_int_equal(g->pip_c(&got, &bb, s, n, 2, cc), CUZK_OK);
+                if (!g->jac_eq(&got, &want))
+                    fail_msg("%s GLV edges, n = %zu, c = %u", g->name, n, cc);
             }
-            free(pl);
-            assert_true(fr_equal(&acc, &k));
+            free(aff);
+            free(s);
         }
     }
 }
@@ -515,6 +769,65 @@ static void test_threads(void **state)
     }
 }
 
+static void test_ranges(void **state)
+{
+    (void)state;
+    /* Plans: ranges cover [0, n) in order, every unit is one (range,
+     * window), no more threads than units. Then G1 sizes and thread counts
+     * where the points are cut into several ranges and a thread's units run
+     * from one range into the next: the same point as on one thread. */
+    static const size_t sizes[] = {1, 255, 256, 4097, 8192, 65536, 1 << 20};
+    static const int threads[] = {1, 2, 3, 8, 32, 64};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+            for (int f = 0; f < 2; f++) {
+                size_t n = sizes[i];
+                msm_plan_t *pl =
+                    msm_plan_new(n, n, NULL, threads[t], 0, 289, MSM_SELECT_ALL, (msm_form)f);
+                assert_non_null(pl);
+                assert_int_equal(pl->units, pl->parts * pl->windows);
+                assert_true(pl->threads >= 1 && (unsigned)pl->threads <= pl->units);
+                assert_true(pl->threads <= threads[t]);
+                assert_true(pl->set >= 1 && pl->set <= pl->windows);
+                assert_true(pl->bounds[0] == 0 && pl->bounds[pl->parts] == n);
+                for (unsigned p = 0; p < pl->parts; p++)
+                    assert_true(pl->bounds[p] <= pl->bounds[p + 1]);
+                free(pl);
+            }
+        }
+    }
+    const group_t *g = &G1_OPS;
+    size_t n = 8192;
+    /* Thread counts whose plan has several ranges, one with a thread
+     * that crosses from one range into the next (the window model picks). */
+    int many[3] = {0, 0, 0}, found = 1;
+    for (int t = 3; t <= 64 && (found < 3 || !many[0]); t++) {
+        msm_plan_t *pl = msm_plan_new(n, n, NULL, t, 0, 289, MSM_SELECT_ALL, MSM_FORM_GLV);
+        assert_non_null(pl);
+        if (pl->parts > 1 && pl->units % (unsigned)pl->threads != 0 && !many[0])
+            many[0] = t;
+        else if (pl->parts > 1 && found < 3)
+            many[found++] = t;
+        free(pl);
+    }
+    assert_true(many[0] && found == 3);
+    void *aff = make_bases(g, n, BASES_RANDOM);
+    fr_t *s = make_scalars(n, SCALARS_RANDOM);
+    msm_bases_t b = affine_bases(aff);
+    jac_t want, got;
+    assert_int_equal(g->pip(&want, &b, s, n, 1), CUZK_OK);
+    for (int t = 0; t < 3; t++) {
+        assert_int_equal(g->pip(&got, &b, s, n, many[t]), CUZK_OK);
+        if (!g->jac_eq(&got, &want))
+            fail_msg("G1 msm_pippenger, n = %zu on %d threads", n, many[t]);
+        assert_int_equal(g->msm(&got, &b, s, n, many[t]), CUZK_OK);
+        if (!g->jac_eq(&got, &want))
+            fail_msg("G1 msm, n = %zu on %d threads", n, many[t]);
+    }
+    free(aff);
+    free(s);
+}
+
 static void test_batch_edges(void **state)
 {
     const group_t *g = *state;
@@ -585,6 +898,10 @@ int main(void)
     void *g1 = (void *)&G1_OPS, *g2 = (void *)&G2_OPS;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_glv_constants),
+        cmocka_unit_test(test_glv_split),
+        cmocka_unit_test_prestate(test_glv_edges, g1),
+        cmocka_unit_test_prestate(test_glv_edges, g2),
         cmocka_unit_test_prestate(test_args, g1),
         cmocka_unit_test_prestate(test_args, g2),
         cmocka_unit_test_prestate(test_sizes, g1),
@@ -599,6 +916,7 @@ int main(void)
         cmocka_unit_test_prestate(test_windows, g2),
         cmocka_unit_test_prestate(test_threads, g1),
         cmocka_unit_test_prestate(test_threads, g2),
+        cmocka_unit_test(test_ranges),
         cmocka_unit_test_prestate(test_batch_edges, g1),
         cmocka_unit_test_prestate(test_batch_edges, g2),
         cmocka_unit_test(test_large_cross),

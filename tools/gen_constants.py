@@ -142,6 +142,18 @@ for g in range(2, 50):
 assert beta is not None
 out_fp("CUZK_G1_BETA", beta)
 
+# GLV for the G1 MSM (src/backend/cpu/msm.c): phi(P) = [lambda] P with
+# lambda = -z mod r, z = x^2 (128 bits), and r = z^2 - z + 1, so every
+# k < r is k1 + k2 z with k1 = k mod z < z and k2 = k div z <= z - 1, and
+# [k] P = [k1] P + [k2] (-phi(P)). k div z is Barrett's estimate
+# floor((k >> 64) mu / 2^192), mu = floor(2^256 / z), which is q or q - 1.
+z = X * X
+assert r == z * z - z + 1 and z.bit_length() == 128
+mu = (1 << 256) // z
+assert mu.bit_length() == 129
+print("#define CUZK_G1_GLV_Z %s /* x^2 */" % c_limbs(z, 2))
+print("#define CUZK_G1_GLV_MU %s /* floor(2^256 / x^2) */" % c_limbs(mu, 3))
+
 # Curve constants (Montgomery form): b, generators, |x|.
 G2 = ((0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8,
        0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e),

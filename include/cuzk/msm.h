@@ -14,7 +14,11 @@
  *
  * msm_g1 / msm_g2 are 0/1-aware: zero scalars are skipped, scalars equal to
  * one are summed with plain additions, and the rest go through Pippenger with
- * signed-digit windows chosen from their count. Multi-threaded (threads <= 0:
+ * signed-digit windows chosen from their count. On G1 the Pippenger splits
+ * each scalar in two 128-bit halves with the GLV endomorphism
+ * phi(x, y) = (beta x, y) = [lambda] P, which holds on the order-r subgroup
+ * only: G1 bases must lie in it (as checked keys' points do), or the result
+ * is some other point. Multi-threaded (threads <= 0:
  * all CPUs, or CUZK_THREADS); the result is the same point for any thread
  * count (its Jacobian coordinates may differ). Scratch memory is about
  * threads x 2^(c-1) buckets per window set (at most 64 MiB unless one window

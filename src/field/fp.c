@@ -28,7 +28,7 @@ void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
 
 void fp_neg(fp_t *out, const fp_t *a)
 {
-    mont_neg(out->l, a->l, FP_MODULUS, FP_LIMBS);
+    fp_neg_inl(out, a);
 }
 
 void fp_dbl(fp_t *out, const fp_t *a)

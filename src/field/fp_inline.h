@@ -30,6 +30,11 @@ static inline void fp_sub_inl(fp_t *out, const fp_t *a, const fp_t *b)
     mont_sub(out->l, a->l, b->l, FP_INL_P, FP_LIMBS);
 }
 
+static inline void fp_neg_inl(fp_t *out, const fp_t *a)
+{
+    mont_neg(out->l, a->l, FP_INL_P, FP_LIMBS);
+}
+
 static inline int fp_is_zero_inl(const fp_t *a)
 {
     return mont_is_zero(a->l, FP_LIMBS);

@@ -5,6 +5,7 @@
 
 #include "constants_gen.h"
 #include "cpu_features.h"
+#include "fr_inline.h"
 #include "mont_asm_x86.h"
 #include "mont_impl.h"
 
@@ -19,12 +20,12 @@ _Static_assert(CUZK_R_TOP_LIMB < 0x7fffffffffffffffULL,
 
 void fr_add(fr_t *out, const fr_t *a, const fr_t *b)
 {
-    mont_add(out->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    fr_add_inl(out, a, b);
 }
 
 void fr_sub(fr_t *out, const fr_t *a, const fr_t *b)
 {
-    mont_sub(out->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    fr_sub_inl(out, a, b);
 }
 
 void fr_neg(fr_t *out, const fr_t *a)
@@ -39,13 +40,7 @@ void fr_dbl(fr_t *out, const fr_t *a)
 
 void fr_mul(fr_t *out, const fr_t *a, const fr_t *b)
 {
-#ifdef CUZK_HAVE_MONT_ASM
-    if (cuzk_field_use_adx) {
-        mont_mul4_adx(out->l, a->l, b->l, FR_MODULUS, N0);
-        return;
-    }
-#endif
-    mont_mul(out->l, a->l, b->l, FR_MODULUS, N0, FR_LIMBS);
+    fr_mul_inl(out, a, b);
 }
 
 void fr_sqr(fr_t *out, const fr_t *a)

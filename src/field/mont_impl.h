@@ -27,9 +27,17 @@ static inline void mont_reduce_once(uint64_t *out, const uint64_t *a, const uint
 {
     uint64_t t[8];
 #ifdef MONT_CARRY_INTRINSICS
-    unsigned char borrow = 0;
+    /* a - m, then m added back when that borrowed: two carry chains. (A
+     * limb-by-limb select of a or a - m gets SLP-vectorised by gcc 12 into
+     * 8-byte stores read back by 16-byte loads, a store-forward stall:
+     * fr_add took as long as fr_mul in the NTT.) */
+    unsigned char borrow = 0, carry = 0;
     for (int i = 0; i < n; i++)
         borrow = _subborrow_u64(borrow, a[i], m[i], (unsigned long long *)&t[i]);
+    uint64_t mask = (uint64_t)0 - borrow;
+    for (int i = 0; i < n; i++)
+        carry = _addcarry_u64(carry, t[i], m[i] & mask, (unsigned long long *)&out[i]);
+    (void)carry; /* set exactly when the subtraction borrowed */
 #else
     uint64_t borrow = 0;
     for (int i = 0; i < n; i++) {
@@ -37,14 +45,11 @@ static inline void mont_reduce_once(uint64_t *out, const uint64_t *a, const uint
         t[i] = (uint64_t)d;
         borrow = (uint64_t)(d >> 64) & 1;
     }
-#endif
     /* borrow == 1 means a < m: keep a. */
     uint64_t keep_a = (uint64_t)0 - borrow;
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 8
-#endif
     for (int i = 0; i < n; i++)
         out[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
+#endif
 }
 
 static inline void mont_add(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m,

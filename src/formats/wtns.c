@@ -7,6 +7,7 @@
 
 #include "cuzk/parallel.h"
 #include "formats/binfile.h"
+#include "util/bigmem.h"
 
 #define WTNS_VERSION 2
 #define WTNS_SEC_HEADER 1
@@ -17,7 +18,7 @@ void wtns_free(wtns_t *w)
 {
     if (!w)
         return;
-    free(w->w);
+    bigmem_free(w->w, (w->n ? w->n : 1) * sizeof *w->w);
     memset(w, 0, sizeof *w);
 }
 
@@ -70,7 +71,7 @@ static cuzk_status parse(wtns_t *out, const binfile_t *bf, int threads, cuzk_err
                               "%s: values section is %llu bytes, expected %llu for nWitness = %u",
                               bf->name, (unsigned long long)size, (unsigned long long)n * FR_BYTES,
                               n);
-    out->w = malloc((n ? n : 1) * sizeof *out->w);
+    out->w = bigmem_alloc((n ? n : 1) * sizeof *out->w);
     if (!out->w)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s: no memory for %u witness values", bf->name,
                               n);

@@ -6,6 +6,7 @@
 #include "cuzk/backend.h"
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"
+#include "util/bigmem.h"
 
 typedef struct pointwise_ctx {
     fr_t *p;
@@ -46,7 +47,7 @@ static cuzk_status cpu_h_scalars(void *ctx, fr_t *p, const circuit_t *c, const f
     if (c->n_rows > m)
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, domain only %zu",
                               c->n_rows, m);
-    fr_t *b = calloc(m, sizeof *b), *cc = calloc(m, sizeof *cc);
+    fr_t *b = bigmem_alloc(m * sizeof *b), *cc = bigmem_alloc(m * sizeof *cc);
     ntt_domain_t d = {0};
     cuzk_status st = CUZK_ERR_NOMEM;
     if (!b || !cc)
@@ -97,8 +98,8 @@ out:
         cuzk_error_set(err, st, "H computation (domain 2^%u) failed: %s", log_m,
                        cuzk_status_str(st));
     ntt_domain_free(&d);
-    free(b);
-    free(cc);
+    bigmem_free(b, m * sizeof *b);
+    bigmem_free(cc, m * sizeof *cc);
     return st;
 }
 

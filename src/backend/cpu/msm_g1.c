@@ -11,6 +11,7 @@
 #define F_ONE FP_ONE
 #define F_add fp_add_inl
 #define F_sub fp_sub_inl
+#define F_neg fp_neg_inl
 #define F_dbl fp_dbl_inl
 #define F_mul fp_mul_inl
 #define F_sqr fp_sqr_inl
@@ -23,6 +24,16 @@
 
 /* Where each fp_t of the struct sits in the zcash encoding: x | y. */
 static const unsigned zcash_perm[MSM_NFP] = {0, 1};
+
+/* -phi(P) = (beta x, -y) = [z] P, the GLV partner of P (msm_internal.h):
+ * 1M. Infinity, (0, 0), stays (0, 0). */
+static inline void g1_glv_base(g1_affine_t *out, const g1_affine_t *p)
+{
+    static const fp_t beta = {CUZK_G1_BETA};
+    fp_mul_inl(&out->x, &p->x, &beta);
+    fp_neg_inl(&out->y, &p->y);
+}
+#define MSM_GLV_BASE g1_glv_base
 
 #include "msm_xyzz.h"
 #include "msm_impl.h"

@@ -10,6 +10,7 @@
 #define F_ONE FP2_ONE
 #define F_add fp2_add
 #define F_sub fp2_sub
+#define F_neg fp2_neg
 #define F_dbl fp2_dbl
 #define F_mul fp2_mul
 #define F_sqr fp2_sqr

@@ -5,19 +5,26 @@
  *   MSM_NFP         fp_t coordinates per affine point (2 or 4)
  *   zcash_perm[]    (a static array) for each of them, its index in the
  *                   zcash encoding
+ *   MSM_GLV_BASE    optional: MSM_GLV_BASE(out, p) sets out = -phi(p), the
+ *                   GLV partner of p (msm_internal.h); with it the
+ *                   Pippenger takes each scalar as two 128-bit halves
  *
- * Threading: a run splits the scalars into one contiguous range per thread
- * (balanced on the scalars it will take) and makes one pass over the bases
- * per window set; in a pass each thread decodes its points MSM_CHUNK at a
- * time, adds them into its own buckets for every window of the set, then
- * reduces those buckets to one partial sum per window. The partial sums are
- * added in thread order, so the result is the same point for any thread
- * count. Scratch: threads x set x 2^(c-1) buckets plus MSM_CHUNK decoded
- * points and canonical scalars per thread; the bases are never copied. */
+ * Threading: a run cuts the scalars into contiguous ranges (balanced on
+ * the scalars they will take; one range unless more threads than windows
+ * pay off) and gives each thread a run of consecutive (range, window) units
+ * (msm_plan_t). For each window set of its run a thread makes one pass over
+ * the range's bases, decoding them MSM_CHUNK at a time, adds them into its
+ * own buckets for every window of the set, then reduces those buckets to
+ * one partial sum per (range, window). The partial sums are added in range
+ * order, so the result is the same point for any thread count (not the same
+ * coordinates). Scratch: threads x set x 2^(c-1) buckets plus MSM_CHUNK
+ * decoded points and canonical scalars per thread; the bases are never
+ * copied. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/parallel.h"
+#include "util/bigmem.h"
 
 #define BASE_BYTES sizeof(EC_AFF)
 _Static_assert(sizeof(EC_AFF) == MSM_NFP * FP_BYTES, "affine points are packed fp_t");
@@ -58,6 +65,33 @@ void MSM(_bases_get)(EC_AFF *out, const msm_bases_t *b, size_t start, size_t cou
 }
 
 /* ---- Pippenger ---- */
+
+#ifdef MSM_GLV_BASE
+#define PIP_FORM MSM_FORM_GLV
+#define PIP_PER_SCALAR 2
+#else
+#define PIP_FORM MSM_FORM_FULL
+#define PIP_PER_SCALAR 1
+#endif
+
+/* The digits' scalars for base pts[0] and scalar sc into k, the GLV
+ * partner into pts[1] when it is needed; returns the points taken. */
+static inline size_t pip_take(EC_AFF *pts, uint64_t (*k)[FR_LIMBS], const fr_t *sc)
+{
+#ifdef MSM_GLV_BASE
+    uint64_t full[FR_LIMBS];
+    fr_to_limbs(full, sc);
+    msm_glv_split(k[0], k[1], full);
+    if (!k[1][0] && !k[1][1])
+        return 1; /* k < z: no partner */
+    MSM_GLV_BASE(&pts[1], &pts[0]);
+    return 2;
+#else
+    (void)pts;
+    fr_to_limbs(k[0], sc);
+    return 1;
+#endif
+}
 
 /* Buckets are affine and take points in batches (Montgomery's trick): a
  * batch of up to MSM_BATCH additions bucket += P shares one inversion of
@@ -104,14 +138,13 @@ typedef struct pip_job {
     const uint8_t *bases;
     msm_base_format fmt;
     const fr_t *scalars;
-    unsigned w0, w1;         /* this pass's windows */
     EC_AFF *aff;             /* per thread: set x plan->buckets */
     XYZZ_T *xyzz;            /* per thread: set x plan->buckets */
     uint8_t *state;          /* per thread: set x plan->buckets */
     pip_entry_t *batch;      /* per thread: MSM_BATCH */
     EC_AFF *pts;             /* per thread: MSM_CHUNK */
     uint64_t (*k)[FR_LIMBS]; /* per thread: MSM_CHUNK */
-    XYZZ_T *partial;         /* [thread][window] */
+    XYZZ_T *partial;         /* [range][window] */
 } pip_job_t;
 
 /* The denominator of bucket + p (x_p - x_b, or 2y for a doubling); sets
@@ -137,15 +170,19 @@ static inline void pip_den(F_T *den, pip_entry_t *e, const EC_AFF *bk)
  * products of the denominators forward, then their inverses backward. */
 static void pip_flush(pip_buckets_t *s)
 {
-    F_T run = F_ONE, den, inv, lam, t;
+    const F_T *run = &F_ONE; /* the product so far, in the last entry's acc */
+    F_T den, inv, lam, t;
     for (size_t i = 0; i < s->n; i++) {
         pip_entry_t *e = &s->batch[i];
         pip_den(&den, e, &s->aff[e->b]);
-        if (e->kind != PIP_INF)
-            F_mul(&run, &run, &den);
-        e->acc = run;
+        if (e->kind != PIP_INF) {
+            F_mul(&e->acc, run, &den);
+            run = &e->acc;
+        } else {
+            e->acc = *run;
+        }
     }
-    F_inv(&inv, &run);
+    F_inv(&inv, run);
     for (size_t i = s->n; i-- > 0;) {
         pip_entry_t *e = &s->batch[i];
         EC_AFF *bk = &s->aff[e->b];
@@ -191,8 +228,19 @@ static inline void prefetch_aff(const EC_AFF *b)
     __builtin_prefetch((const char *)b + sizeof *b - 1, 1, 3);
 }
 
-/* bucket b += p (not infinity). */
-static inline void pip_add(pip_buckets_t *s, uint32_t b, const EC_AFF *p)
+/* out = p, or -p when neg, written where it goes (a negated copy made
+ * first and then copied costs a call and a store-forward stall). */
+static inline void pip_point(EC_AFF *out, const EC_AFF *p, int neg)
+{
+    out->x = p->x;
+    if (neg)
+        F_neg(&out->y, &p->y);
+    else
+        out->y = p->y;
+}
+
+/* bucket b += p, or -p when neg (p not infinity). */
+static inline void pip_add(pip_buckets_t *s, uint32_t b, const EC_AFF *p, int neg)
 {
     uint8_t st = s->state[b];
     if (st & BK_BUSY) {
@@ -200,14 +248,16 @@ static inline void pip_add(pip_buckets_t *s, uint32_t b, const EC_AFF *p)
             XYZZ(set_inf)(&s->xyzz[b]);
             s->state[b] = st | BK_XYZZ;
         }
-        XYZZ(add_affine)(&s->xyzz[b], &s->xyzz[b], p);
+        EC_AFF q;
+        pip_point(&q, p, neg);
+        XYZZ(add_affine)(&s->xyzz[b], &s->xyzz[b], &q);
     } else if (!(st & BK_AFF)) {
-        s->aff[b] = *p;
+        pip_point(&s->aff[b], p, neg);
         s->state[b] = st | BK_AFF;
     } else {
         pip_entry_t *e = &s->batch[s->n++];
         prefetch_aff(&s->aff[b]);
-        e->p = *p;
+        pip_point(&e->p, p, neg);
         e->b = b;
         s->state[b] = st | BK_BUSY;
         if (s->n == MSM_BATCH)
@@ -222,13 +272,10 @@ static void pip_accumulate(pip_buckets_t *s, uint32_t base, const EC_AFF *pts,
 {
     for (size_t i = 0; i < m; i++) {
         int32_t d = msm_digit(k[i], c, w);
-        if (d > 0) {
-            pip_add(s, base + (uint32_t)d - 1, &pts[i]);
-        } else if (d < 0) {
-            EC_AFF neg;
-            EC(affine_neg)(&neg, &pts[i]);
-            pip_add(s, base + (uint32_t)-d - 1, &neg);
-        }
+        if (d > 0)
+            pip_add(s, base + (uint32_t)d - 1, &pts[i], 0);
+        else if (d < 0)
+            pip_add(s, base + (uint32_t)-d - 1, &pts[i], 1);
     }
 }
 
@@ -251,11 +298,13 @@ static void pip_reduce(XYZZ_T *out, const pip_buckets_t *s, uint32_t base, unsig
     *out = sum;
 }
 
-static void pip_thread(pip_job_t *j, size_t t)
+/* One pass: the bases of range `part` into thread t's buckets for windows
+ * [w0, w1), then their partial sums. */
+static void pip_pass(pip_job_t *j, size_t t, unsigned part, unsigned w0, unsigned w1)
 {
     const msm_plan_t *pl = j->plan;
     size_t nb = pl->buckets;
-    unsigned nw = j->w1 - j->w0;
+    unsigned nw = w1 - w0;
     pip_buckets_t s = {
         .aff = j->aff + t * pl->set * nb,
         .xyzz = j->xyzz + t * pl->set * nb,
@@ -266,27 +315,43 @@ static void pip_thread(pip_job_t *j, size_t t)
     EC_AFF *pts = j->pts + t * MSM_CHUNK;
     uint64_t(*k)[FR_LIMBS] = j->k + t * MSM_CHUNK;
     memset(s.state, 0, nw * nb);
-    for (size_t pos = pl->bounds[t], end = pl->bounds[t + 1]; pos < end;) {
+    for (size_t pos = pl->bounds[part], end = pl->bounds[part + 1]; pos < end;) {
         size_t m = 0;
-        for (; pos < end && m < MSM_CHUNK; pos++) {
+        for (; pos < end && m + PIP_PER_SCALAR <= MSM_CHUNK; pos++) {
             const fr_t *sc = &j->scalars[pos];
             if (fr_is_zero(sc) || (pl->select == MSM_SELECT_OTHER && fr_is_one(sc)))
                 continue;
             decode_one(&pts[m], j->bases + pos * BASE_BYTES, j->fmt);
             if (EC(affine_is_inf)(&pts[m]))
                 continue;
-            fr_to_limbs(k[m], sc);
-            m++;
+            m += pip_take(&pts[m], &k[m], sc);
         }
         for (unsigned w = 0; w < nw; w++)
             pip_accumulate(&s, (uint32_t)(w * nb), pts, (const uint64_t(*)[FR_LIMBS])k, m, pl->c,
-                           j->w0 + w);
+                           w0 + w);
     }
     pip_flush(&s);
     for (unsigned w = 0; w < nw; w++) {
-        unsigned win = j->w0 + w;
-        pip_reduce(&j->partial[t * pl->windows + win], &s, (uint32_t)(w * nb),
+        unsigned win = w0 + w;
+        pip_reduce(&j->partial[(size_t)part * pl->windows + win], &s, (uint32_t)(w * nb),
                    win == pl->windows - 1 ? pl->top_buckets : pl->buckets);
+    }
+}
+
+/* Thread t's units (see msm_plan_t): each range's windows among them in
+ * as few passes as the window set allows, spread evenly over the passes. */
+static void pip_thread(pip_job_t *j, size_t t)
+{
+    const msm_plan_t *pl = j->plan;
+    size_t u = pl->units * t / (size_t)pl->threads;
+    size_t end = pl->units * (t + 1) / (size_t)pl->threads;
+    while (u < end) {
+        unsigned part = (unsigned)(u / pl->windows), w0 = (unsigned)(u % pl->windows);
+        unsigned w1 = end - u < pl->windows - w0 ? w0 + (unsigned)(end - u) : pl->windows;
+        unsigned passes = (w1 - w0 + pl->set - 1) / pl->set;
+        for (unsigned i = 0; i < passes; i++)
+            pip_pass(j, t, part, w0 + (w1 - w0) * i / passes, w0 + (w1 - w0) * (i + 1) / passes);
+        u += w1 - w0;
     }
 }
 
@@ -294,12 +359,6 @@ static void pip_range(void *ctx, size_t t0, size_t t1)
 {
     for (size_t t = t0; t < t1; t++)
         pip_thread(ctx, t);
-}
-
-/* Bucket arrays start on a cache line. */
-static void *alloc_lines(size_t bytes)
-{
-    return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
 }
 
 static void pip_combine(EC_JAC *out, const msm_plan_t *pl, const XYZZ_T *partial)
@@ -312,8 +371,8 @@ static void pip_combine(EC_JAC *out, const msm_plan_t *pl, const XYZZ_T *partial
             EC(dbl)(&acc, &acc);
         XYZZ_T sum;
         XYZZ(set_inf)(&sum);
-        for (int t = 0; t < pl->threads; t++)
-            XYZZ(add)(&sum, &sum, &partial[(size_t)t * pl->windows + w]);
+        for (unsigned p = 0; p < pl->parts; p++)
+            XYZZ(add)(&sum, &sum, &partial[(size_t)p * pl->windows + w]);
         XYZZ(to_jac)(&s, &sum);
         EC(add)(&acc, &acc, &s);
     }
@@ -326,7 +385,8 @@ static cuzk_status pippenger(EC_JAC *out, const msm_bases_t *bases, const fr_t *
                              size_t count, const uint32_t *block_weight, int threads,
                              msm_select select, unsigned c)
 {
-    msm_plan_t *pl = msm_plan_new(n, count, block_weight, threads, c, PIP_BUCKET_BYTES, select);
+    msm_plan_t *pl =
+        msm_plan_new(n, count, block_weight, threads, c, PIP_BUCKET_BYTES, select, PIP_FORM);
     if (!pl)
         return CUZK_ERR_NOMEM;
     size_t t = (size_t)pl->threads, nb = t * pl->set * pl->buckets;
@@ -335,28 +395,23 @@ static cuzk_status pippenger(EC_JAC *out, const msm_bases_t *bases, const fr_t *
         .bases = bases->data,
         .fmt = bases->fmt,
         .scalars = scalars,
-        .aff = alloc_lines(nb * sizeof(EC_AFF)),
-        .xyzz = alloc_lines(nb * sizeof(XYZZ_T)),
-        .state = malloc(nb),
+        .aff = bigmem_alloc(nb * sizeof(EC_AFF)),
+        .xyzz = bigmem_alloc(nb * sizeof(XYZZ_T)),
+        .state = bigmem_alloc(nb),
         .batch = malloc(t * MSM_BATCH * sizeof(pip_entry_t)),
         .pts = malloc(t * MSM_CHUNK * sizeof(EC_AFF)),
         .k = malloc(t * MSM_CHUNK * sizeof *job.k),
-        .partial = malloc(t * pl->windows * sizeof(XYZZ_T)),
+        .partial = malloc((size_t)pl->units * sizeof(XYZZ_T)),
     };
     cuzk_status st = CUZK_ERR_NOMEM;
     if (job.aff && job.xyzz && job.state && job.batch && job.pts && job.k && job.partial) {
-        st = CUZK_OK;
-        for (unsigned w0 = 0; w0 < pl->windows && st == CUZK_OK; w0 += pl->set) {
-            job.w0 = w0;
-            job.w1 = w0 + pl->set < pl->windows ? w0 + pl->set : pl->windows;
-            st = parallel_for(t, 1, pl->threads, pip_range, &job);
-        }
+        st = parallel_for(t, 1, pl->threads, pip_range, &job);
         if (st == CUZK_OK)
             pip_combine(out, pl, job.partial);
     }
-    free(job.aff);
-    free(job.xyzz);
-    free(job.state);
+    bigmem_free(job.aff, nb * sizeof(EC_AFF));
+    bigmem_free(job.xyzz, nb * sizeof(XYZZ_T));
+    bigmem_free(job.state, nb);
     free(job.batch);
     free(job.pts);
     free(job.k);

@@ -9,7 +9,17 @@
  * d_w lies in [-2^(c-1), 2^(c-1)] and sum_w d_w 2^(cw) = k - k_{cW-1} 2^(cW),
  * which is k once cW >= 256: W = ceil(256 / c) windows. Each digit reads
  * only c + 1 bits, so a window's digits need no pass over the lower windows.
- * Bucket b of a window holds the points whose digit is +-(b + 1). */
+ * Bucket b of a window holds the points whose digit is +-(b + 1).
+ *
+ * GLV (G1 only; Gallant, Lambert, Vanstone, CRYPTO 2001). On G1,
+ * phi(x, y) = (beta x, y) is [lambda] P with lambda = -z mod r, z = x^2 for
+ * the BLS parameter x (CUZK_G1_BETA, g1_affine_in_subgroup). As
+ * r = z^2 - z + 1, every k < r is k1 + k2 z with k1 = k mod z and
+ * k2 = k div z, both below z < 2^128, so
+ *     [k] P = [k1] P + [k2] (-phi(P)),   -phi(P) = (beta x, -y):
+ * twice the points, but digits of 128-bit scalars, W = ceil(129 / c)
+ * windows (cW >= 129 for scalars up to 2^128 - 1). The point additions
+ * stay about the same; the bucket reductions, one per window, halve. */
 #ifndef CUZK_MSM_INTERNAL_H
 #define CUZK_MSM_INTERNAL_H
 
@@ -20,17 +30,11 @@
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "MSM_BASES_LEM is read as fp_t limbs: a little-endian machine is required"
-/* For tests: msm_gX_pippenger with the window width forced to
- * c in [1, MSM_C_MAX] (CUZK_ERR_ARG otherwise). */
-cuzk_status msm_g1_pippenger_window(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                                    size_t n, int threads, unsigned c);
-cuzk_status msm_g2_pippenger_window(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                                    size_t n, int threads, unsigned c);
-
 #endif
 
 #define MSM_C_MAX 16        /* widest window: 2^15 buckets per window */
 #define MSM_SCALAR_BITS 256 /* digits cover bits [0, 256): k < r < 2^255 */
+#define MSM_GLV_BITS 129    /* digits cover bits [0, 129): k1, k2 < z < 2^128 */
 #define MSM_BLOCK 512       /* scalars per block when balancing thread ranges */
 #define MSM_CHUNK 256       /* points a thread decodes at a time */
 /* Bucket scratch of all threads together that one pass may use; with more,
@@ -39,28 +43,45 @@ cuzk_status msm_g2_pippenger_window(g2_jac_t *out, const msm_bases_t *bases, con
 /* Fewest scalars worth a thread of their own. */
 #define MSM_MIN_PER_THREAD 256
 
+/* What the digits are taken from (see the top of this file). */
+typedef enum msm_form {
+    MSM_FORM_FULL = 0, /* k itself: one point per scalar, MSM_SCALAR_BITS */
+    MSM_FORM_GLV = 1   /* k1 and k2: two points per scalar, MSM_GLV_BITS */
+} msm_form;
+
 /* Which scalars a Pippenger pass takes. */
 typedef enum msm_select {
     MSM_SELECT_ALL = 0,  /* every scalar (zero digits are skipped anyway) */
     MSM_SELECT_OTHER = 1 /* only scalars that are neither 0 nor 1 */
 } msm_select;
 
-/* How a Pippenger run is cut: c-bit windows, `windows` of them, handled
- * `set` at a time (one pass over the bases per window set); thread t takes
- * the scalars [bounds[t], bounds[t + 1]). */
+/* How a Pippenger run is cut: c-bit windows, `windows` of them; the
+ * scalars in `parts` ranges, range p = [bounds[p], bounds[p + 1]). A work
+ * unit is one window of one range, numbered u = p * windows + w; thread t
+ * takes the units [units t / threads, units (t + 1) / threads), so with
+ * threads <= windows a thread owns whole windows and no bucket reduction
+ * is repeated. A pass over a range's bases fills the buckets of up to
+ * `set` of its windows. */
 typedef struct msm_plan {
+    msm_form form;
     unsigned c, windows, set;
     unsigned buckets;     /* 2^(c-1): buckets of every window but the top */
     unsigned top_buckets; /* the top window's digits are at most this */
+    unsigned parts, units;
     int threads;
     msm_select select;
-    size_t bounds[]; /* threads + 1 entries */
+    size_t bounds[]; /* parts + 1 entries */
 } msm_plan_t;
 
-static inline unsigned msm_windows(unsigned c)
+static inline unsigned msm_windows(unsigned c, msm_form form)
 {
-    return (MSM_SCALAR_BITS + c - 1) / c;
+    unsigned bits = form == MSM_FORM_GLV ? MSM_GLV_BITS : MSM_SCALAR_BITS;
+    return (bits + c - 1) / c;
 }
+
+/* k = k1 + k2 z (see the top of this file) for canonical k < r:
+ * k1 = k mod z, k2 = k div z, both below z (limbs 2 and 3 are zero). */
+void msm_glv_split(uint64_t k1[FR_LIMBS], uint64_t k2[FR_LIMBS], const uint64_t k[FR_LIMBS]);
 
 /* 64 bits of k starting at bit pos < 256 (zeros above bit 255). */
 static inline uint64_t msm_bits(const uint64_t k[FR_LIMBS], unsigned pos)
@@ -82,22 +103,26 @@ static inline int32_t msm_digit(const uint64_t k[FR_LIMBS], unsigned c, unsigned
     return x + carry_in - (top << c);
 }
 
-/* Bound on the top window's digits (all in [0, bound]): bits
- * [c(W-1), 256) of r, plus one for the carry, at most 2^(c-1). */
-unsigned msm_top_buckets(unsigned c);
+/* Bound on the top window's digits (all in [0, bound]): bits [c(W-1), cW)
+ * of the largest scalar (r - 1, or z - 1 for GLV halves), plus one for the
+ * carry, at most 2^(c-1). */
+unsigned msm_top_buckets(unsigned c, msm_form form);
 
-/* Window width for n scalars over `threads` threads (each thread takes n /
- * threads of the points and reduces its own buckets). */
-unsigned msm_choose_c(size_t n, int threads);
+/* Window width for `points` (scalar, point) pairs in the given form over
+ * `threads` threads, and how many ranges to cut the points into for a
+ * given width (see msm_plan_t), from a cost model in point additions. */
+unsigned msm_choose_c(size_t points, int threads, msm_form form);
+unsigned msm_choose_parts(size_t points, int threads, msm_form form, unsigned c);
 
 /* Plans a Pippenger run over n scalars: picks the thread count (at most
  * `threads`, resolved), the window width from `count` (the scalars that
- * will be taken; c != 0 forces it) and the window set size from
- * MSM_BUCKET_BUDGET given bucket_bytes per bucket; splits [0, n) into
- * thread ranges holding equal shares of block_weight (per MSM_BLOCK block;
- * NULL: equal index ranges). Returns NULL when out of memory; free() it. */
+ * will be taken, each one point or two as `form` says; c != 0 forces it),
+ * the ranges, and the window set size from MSM_BUCKET_BUDGET given
+ * bucket_bytes per bucket; splits [0, n) into ranges holding equal shares
+ * of block_weight (per MSM_BLOCK block; NULL: equal index ranges). Returns
+ * NULL when out of memory; free() it. */
 msm_plan_t *msm_plan_new(size_t n, size_t count, const uint32_t *block_weight, int threads,
-                         unsigned c, size_t bucket_bytes, msm_select select);
+                         unsigned c, size_t bucket_bytes, msm_select select, msm_form form);
 
 /* Per MSM_BLOCK block of scalars: how many are one, and how many are
  * neither zero nor one (arrays of ceil(n / MSM_BLOCK)); totals returned. */

@@ -33,6 +33,8 @@
 #include <string.h>
 
 #include "cuzk/parallel.h"
+#include "field/fr_inline.h"
+#include "util/bigmem.h"
 
 /* Tile size, log2 of elements: group 0 works on blocks of 2^13 elements
  * (256 KiB, well inside a 1-2 MiB L2 next to the block the prefetcher is
@@ -119,7 +121,7 @@ static void twiddle_chunk(void *ctx, size_t begin, size_t end)
     fr_pow_u64(&p, &j->omega, begin);
     for (size_t i = begin; i < end; i++) {
         j->tw[i] = p;
-        fr_mul(&p, &p, &j->omega);
+        fr_mul_inl(&p, &p, &j->omega);
     }
 }
 
@@ -138,10 +140,8 @@ cuzk_status ntt_domain_init(ntt_domain_t *d, unsigned log_n, fr_roots conv)
     fr_from_u64(&nn, (uint64_t)t.n);
     fr_inv(&t.n_inv, &nn);
     if (t.n > 1) {
-        /* Cache-line aligned: a 32-byte element never straddles two lines
-         * (aligned_alloc wants a multiple of the alignment). */
-        size_t bytes = (t.n / 2 * sizeof(fr_t) + 63) & ~(size_t)63;
-        t.twiddles = aligned_alloc(64, bytes);
+        /* Cache-line aligned: a 32-byte element never straddles two lines. */
+        t.twiddles = bigmem_alloc(t.n / 2 * sizeof(fr_t));
         if (!t.twiddles)
             return CUZK_ERR_NOMEM;
         twiddle_job_t j = {t.twiddles, t.omega};
@@ -155,7 +155,7 @@ void ntt_domain_free(ntt_domain_t *d)
 {
     if (!d)
         return;
-    free(d->twiddles);
+    bigmem_free(d->twiddles, d->n / 2 * sizeof(fr_t));
     memset(d, 0, sizeof *d);
 }
 
@@ -250,15 +250,15 @@ typedef struct pass_job {
     unsigned log_n, s_lo, k, log_cols;
 } pass_job_t;
 
-static void butterfly(fr_t *x, fr_t *y, const fr_t *w)
+static inline void butterfly(fr_t *x, fr_t *y, const fr_t *w)
 {
     fr_t t;
     if (w)
-        fr_mul(&t, y, w);
+        fr_mul_inl(&t, y, w);
     else
         t = *y;
-    fr_sub(y, x, &t);
-    fr_add(x, x, &t);
+    fr_sub_inl(y, x, &t);
+    fr_add_inl(x, x, &t);
 }
 
 static void tile_run(const pass_job_t *p, fr_t *base, size_t j0)
@@ -347,8 +347,8 @@ static void powscale_chunk(void *ctx, size_t begin, size_t end)
     fr_t p;
     fr_pow_u64(&p, &j->g, begin);
     for (size_t i = begin; i < end; i++) {
-        fr_mul(&j->a[i], &j->a[i], &p);
-        fr_mul(&p, &p, &j->g);
+        fr_mul_inl(&j->a[i], &j->a[i], &p);
+        fr_mul_inl(&p, &p, &j->g);
     }
 }
 
@@ -372,8 +372,8 @@ static void finish_chunk(void *ctx, size_t begin, size_t end)
     if (!j->ginv) {
         for (size_t i = begin; i < end; i++) {
             fr_t t;
-            fr_mul(&t, &a[i], &j->c);
-            fr_mul(&a[i], &a[n - i], &j->c);
+            fr_mul_inl(&t, &a[i], &j->c);
+            fr_mul_inl(&a[i], &a[n - i], &j->c);
             a[n - i] = t;
         }
         return;
@@ -381,16 +381,16 @@ static void finish_chunk(void *ctx, size_t begin, size_t end)
     /* p = c g^-i, q = c g^-(n-i) = c g^(i-n). */
     fr_t p, q;
     fr_pow_u64(&p, j->ginv, begin);
-    fr_mul(&p, &p, &j->c);
+    fr_mul_inl(&p, &p, &j->c);
     fr_pow_u64(&q, j->ginv, n - begin);
-    fr_mul(&q, &q, &j->c);
+    fr_mul_inl(&q, &q, &j->c);
     for (size_t i = begin; i < end; i++) {
         fr_t t;
-        fr_mul(&t, &a[i], &q);
-        fr_mul(&a[i], &a[n - i], &p);
+        fr_mul_inl(&t, &a[i], &q);
+        fr_mul_inl(&a[i], &a[n - i], &p);
         a[n - i] = t;
-        fr_mul(&p, &p, j->ginv);
-        fr_mul(&q, &q, j->g);
+        fr_mul_inl(&p, &p, j->ginv);
+        fr_mul_inl(&q, &q, j->g);
     }
 }
 
@@ -402,13 +402,13 @@ static void finish_inverse(const ntt_domain_t *d, fr_t *a, const fr_t *g, int th
         fr_inv(&ginv, g);
     finish_job_t j = {a, n, d->n_inv, g, g ? &ginv : NULL};
     /* Index 0 (factor n^-1) and n/2 (factor n^-1 g^-(n/2)); n >= 2. */
-    fr_mul(&a[0], &a[0], &d->n_inv);
+    fr_mul_inl(&a[0], &a[0], &d->n_inv);
     fr_t c = d->n_inv;
     if (g) {
         fr_pow_u64(&c, &ginv, n / 2);
-        fr_mul(&c, &c, &d->n_inv);
+        fr_mul_inl(&c, &c, &d->n_inv);
     }
-    fr_mul(&a[n / 2], &a[n / 2], &c);
+    fr_mul_inl(&a[n / 2], &a[n / 2], &c);
     run_parallel(n / 2 - 1, SCALE_GRAIN, threads, finish_chunk, &j);
 }
 

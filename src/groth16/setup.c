@@ -272,7 +272,6 @@ void groth16_key_pk(groth16_pk_t *pk, const groth16_key_t *k)
 /* Everything setup allocates besides the key. */
 typedef struct scratch {
     fr_t *lag, *u, *v, *w, *sa, *sb, *sh;
-    uint8_t *dens[2];
 } scratch_t;
 
 static void scratch_free(scratch_t *s)
@@ -286,35 +285,16 @@ static void scratch_free(scratch_t *s)
         free(s->sa);
     if (s->sb != s->v)
         free(s->sb);
-    free(s->dens[0]);
-    free(s->dens[1]);
 }
 
-/* bellperson query scalars: wires below all_below, then those marked. */
-static fr_t *gather(size_t *n, const fr_t *col, const uint8_t *dens, uint32_t n_vars,
-                    uint32_t all_below)
+/* col[idx[k]] for k < n: a bellperson query's scalars, in its bases' order. */
+static fr_t *gather(const fr_t *col, const uint32_t *idx, size_t n)
 {
-    size_t cnt = 0;
-    for (uint32_t j = 0; j < n_vars; j++)
-        cnt += j < all_below || dens[j];
-    fr_t *s = malloc((cnt ? cnt : 1) * sizeof *s);
-    if (!s)
-        return NULL;
-    size_t k = 0;
-    for (uint32_t j = 0; j < n_vars; j++)
-        if (j < all_below || dens[j])
-            s[k++] = col[j];
-    *n = cnt;
+    fr_t *s = malloc((n ? n : 1) * sizeof *s);
+    if (s)
+        for (size_t k = 0; k < n; k++)
+            s[k] = col[idx[k]];
     return s;
-}
-
-static uint8_t *density(const circuit_t *c, circuit_matrix m)
-{
-    uint8_t *d = calloc(c->n_vars, 1);
-    if (d)
-        for (uint64_t k = 0; k < c->m[m].nnz; k++)
-            d[c->m[m].col[k]] = 1;
-    return d;
 }
 
 static cuzk_status copy_coefs(groth16_key_t *k, const circuit_t *c)
@@ -456,12 +436,17 @@ static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t 
     k->n_h = m - 1;
     if ((st = parallel_for(m - 1, 4096, threads, pow_range, &px)) != CUZK_OK)
         return st;
-    s->dens[0] = density(c, CIRCUIT_A);
-    s->dens[1] = density(c, CIRCUIT_B);
-    if (!s->dens[0] || !s->dens[1])
-        return CUZK_ERR_NOMEM;
-    s->sa = gather(&k->n_a, s->u, s->dens[0], c->n_vars, (uint32_t)n_in);
-    s->sb = gather(&k->n_b, s->v, s->dens[1], c->n_vars, 0);
+    /* the prover's own rule, so that key and prover agree by construction */
+    groth16_pk_t shape = {.conv = GROTH16_BELLPERSON, .n_vars = c->n_vars,
+                          .n_public = c->n_public};
+    groth16_query_indices_t ix;
+    if ((st = groth16_query_indices(&ix, &shape, c, NULL)) != CUZK_OK)
+        return st;
+    k->n_a = ix.n_a;
+    k->n_b = ix.n_b;
+    s->sa = gather(s->u, ix.a, ix.n_a);
+    s->sb = gather(s->v, ix.b, ix.n_b);
+    groth16_query_indices_free(&ix);
     return s->sa && s->sb ? CUZK_OK : CUZK_ERR_NOMEM;
 }
 

@@ -11,6 +11,7 @@ have_cmd cc || need+=(gcc)
 have_cmd clang || need+=(clang)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 [ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
+have_cmd spin || need+=(spin) # model checker for model/*.pml (ctest spin_ledger)
 # libFuzzer and the sanitizer runtimes for clang
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
     need+=(libclang-rt-dev)

@@ -29,7 +29,11 @@ typedef enum cuzk_status {
     CUZK_ERR_UNSUPPORTED,      /* valid, but not something cuzk does */
     CUZK_ERR_INTERNAL,         /* a broken invariant: a bug */
     CUZK_ERR_CUDA,             /* a CUDA runtime call or kernel launch failed */
-    CUZK_ERR_NO_DEVICE         /* GPU work asked for where there is no GPU */
+    CUZK_ERR_NO_DEVICE,        /* GPU work asked for where there is no GPU */
+    CUZK_ERR_TIMEOUT,          /* a wait reached its deadline */
+    CUZK_ERR_CANCELLED,        /* a wait was cancelled */
+    CUZK_ERR_BUSY,             /* not possible now without waiting; may succeed later */
+    CUZK_ERR_CAPACITY          /* more than a budget can ever grant */
 } cuzk_status;
 
 #define CUZK_ERRMSG_MAX 256

@@ -1,10 +1,12 @@
 /* `cuzk bench prove [--log K] [--format bellperson|zkey] [--device cpu|cuda]
- * [--repeats R] [--check] [--threads T]`: the whole prover on a random
- * satisfiable circuit of 2^K rows with a test key (INSECURE setup, made in
- * memory), witness in host memory. Reports the median prove time after a
- * warm-up (which also makes the key and circuit resident on a GPU) and the
- * per-stage split of the median run. --check also proves on the CPU with
- * the same r, s and requires byte-identical proofs.
+ * [--vram-budget SIZE]... [--repeats R] [--check] [--threads T]`: the whole
+ * prover on a random satisfiable circuit of 2^K rows with a test key
+ * (INSECURE setup, made in memory), witness in host memory. Reports the
+ * median prove time after a warm-up (which also makes the key and circuit
+ * resident on a GPU) and the per-stage split of the median run, once per
+ * --vram-budget given (one setup for all: at 2^24 it is the slow part).
+ * --check also proves on the CPU with the same r, s and requires
+ * byte-identical proofs.
  *
  * The circuit: 1 public output; an eighth of the variables are seeds (90%
  * bits, 10% random); each row multiplies one or two earlier variables
@@ -105,12 +107,100 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The proofs' 192-byte encodings, to compare backends byte for byte. */
+static void proof_bytes(uint8_t out[192], const groth16_proof_t *p)
+{
+    g1_compress(out, &p->a);
+    g2_compress(out + 48, &p->b);
+    g1_compress(out + 144, &p->c);
+}
+
+#define MAX_BUDGETS 4
+
+typedef struct bench_setup {
+    unsigned log_m;
+    int repeats, threads;
+    groth16_convention conv;
+    const groth16_pk_t *pk;
+    const circuit_t *c;
+    const fr_t *w, *r, *s;
+    const uint8_t *ref; /* the CPU proof's bytes, or NULL */
+} bench_setup_t;
+
+/* Warm-up, then `repeats` timed proofs on one backend (one budget);
+ * prints its JSON line and table. Returns the exit code. */
+static int bench_one(const bench_setup_t *B, const char *device, size_t budget)
+{
+    cuzk_error_t err = {0};
+    cli_backend_t be = {0};
+    double times[100];
+    struct groth16_timings tms[100];
+    int rc = 2;
+    if (cli_backend_open(&be, device, budget, &err) != CUZK_OK)
+        return cli_fail("bench prove", "--device", &err);
+    groth16_proof_t proof;
+    double t_load = 0;
+    for (int k = -1; k < B->repeats; k++) { /* k = -1: warm-up (uploads, plans) */
+        struct groth16_timings tm;
+        groth16_prove_opts_t opts = {B->threads, 0, &tm};
+        if (groth16_prove(&proof, B->pk, B->c, B->w, B->r, B->s, be.be, &opts, &err) != CUZK_OK) {
+            rc = cli_fail("bench prove", be.be->name, &err);
+            goto out;
+        }
+        if (k >= 0) {
+            times[k] = tm.total;
+            tms[k] = tm;
+        } else {
+            t_load = tm.load;
+        }
+    }
+    if (B->ref) {
+        uint8_t x[192];
+        proof_bytes(x, &proof);
+        if (memcmp(x, B->ref, sizeof x)) {
+            fprintf(stderr, "cuzk bench prove: the %s proof (budget %zu) differs from the CPU's\n",
+                    be.be->name, budget);
+            rc = 1;
+            goto out;
+        }
+        fprintf(stderr, "cuzk bench prove: %s proof (budget %zu) byte-identical to the CPU's\n",
+                be.be->name, budget);
+    }
+    double sorted[100];
+    memcpy(sorted, times, (size_t)B->repeats * sizeof *times);
+    qsort(sorted, (size_t)B->repeats, sizeof *sorted, cmp_double);
+    double med = sorted[B->repeats / 2];
+    int mi = 0;
+    for (int k = 0; k < B->repeats; k++)
+        if (times[k] == med)
+            mi = k;
+    const struct groth16_timings *t = &tms[mi];
+    const char *fmt = B->conv == GROTH16_SNARKJS ? "zkey" : "bellperson";
+    printf("{\"bench\":\"prove\",\"device\":\"%s\",\"format\":\"%s\",\"log\":%u,\"vars\":%u,"
+           "\"repeats\":%d,\"vram_budget\":%zu,\"key_load_s\":%.3f,\"s_median\":%.4f,"
+           "\"s_min\":%.4f,\"s_max\":%.4f,\"upload\":%.4f,\"h\":%.4f,\"msm_a\":%.4f,"
+           "\"msm_b\":%.4f,\"msm_l\":%.4f,\"msm_h\":%.4f,\"verify\":%.4f,\"checked\":%s}\n",
+           be.be->name, fmt, B->log_m, B->c->n_vars, B->repeats, budget, t_load, med, sorted[0],
+           sorted[B->repeats - 1], t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h,
+           t->verify, B->ref ? "true" : "false");
+    printf("\nprove 2^%u (%s, %s, budget %s%zu MiB): key to device %.3f s once; median %.4f s "
+           "over %d runs\n"
+           "  upload %.4f  H %.4f  MSM A %.4f  B %.4f  L %.4f  H %.4f  verify %.4f  (s)\n",
+           B->log_m, fmt, be.be->name, budget ? "" : "free ", budget >> 20, t_load, med, B->repeats,
+           t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify);
+    fflush(stdout);
+    rc = 0;
+out:
+    cli_backend_close(&be);
+    return rc;
+}
+
 int bench_prove(int argc, char **argv)
 {
     unsigned log_m = 16;
-    int repeats = 5, check = 0, threads = 0;
+    int repeats = 5, check = 0, threads = 0, nbudgets = 0;
     const char *device = NULL;
-    size_t budget = 0;
+    size_t budgets[MAX_BUDGETS] = {0};
     groth16_convention conv = GROTH16_BELLPERSON;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -131,7 +221,11 @@ int bench_prove(int argc, char **argv)
         } else if (!strcmp(a, "--device") && v) {
             device = v;
         } else if (!strcmp(a, "--vram-budget") && v) {
-            if (cli_parse_bytes(&budget, v, &err) != CUZK_OK)
+            if (nbudgets == MAX_BUDGETS) {
+                fprintf(stderr, "cuzk bench prove: at most %d --vram-budget values\n", MAX_BUDGETS);
+                return 2;
+            }
+            if (cli_parse_bytes(&budgets[nbudgets++], v, &err) != CUZK_OK)
                 return cli_fail("bench prove", a, &err);
         } else if (!strcmp(a, "--format") && v) {
             if (!strcmp(v, "zkey") || !strcmp(v, "snarkjs"))
@@ -147,23 +241,23 @@ int bench_prove(int argc, char **argv)
         i++;
         continue;
     bad:
-        fprintf(stderr, "cuzk bench prove: bad option '%s'\nusage: cuzk bench prove [--log K] "
-                        "[--format bellperson|zkey] [--device cpu|cuda] [--vram-budget SIZE] "
-                        "[--repeats R] [--check] [--threads T]\n",
+        fprintf(stderr,
+                "cuzk bench prove: bad option '%s'\nusage: cuzk bench prove [--log K] "
+                "[--format bellperson|zkey] [--device cpu|cuda] [--vram-budget SIZE]... "
+                "[--repeats R] [--check] [--threads T]\n",
                 a);
         return 2;
     }
+    if (nbudgets == 0)
+        nbudgets = 1; /* budgets[0] = 0: the device's free memory */
     cuzk_error_t err = {0};
     circuit_t c = {0};
     fr_t *w = NULL;
     groth16_key_t key = {0};
     groth16_pk_t pk;
-    cli_backend_t be = {0};
     int rc = 2;
-    double *times = calloc((size_t)repeats, sizeof *times);
-    struct groth16_timings *tms = calloc((size_t)repeats, sizeof *tms);
     double t0 = cli_now();
-    if (!times || !tms || make_circuit(&c, &w, log_m, 0xc0ffee + log_m) != CUZK_OK) {
+    if (make_circuit(&c, &w, log_m, 0xc0ffee + log_m) != CUZK_OK) {
         fprintf(stderr, "cuzk bench prove: cannot make the circuit (out of memory?)\n");
         goto out;
     }
@@ -175,83 +269,33 @@ int bench_prove(int argc, char **argv)
     }
     groth16_key_pk(&pk, &key);
     double t_setup = cli_now() - t0;
-    if (cli_backend_open(&be, device, budget, &err) != CUZK_OK) {
-        rc = cli_fail("bench prove", "--device", &err);
-        goto out;
-    }
-    fprintf(stderr, "cuzk bench prove: 2^%u rows, %u variables: circuit %.1f s, setup %.1f s "
-                    "(INSECURE test key)\n",
+    fprintf(stderr,
+            "cuzk bench prove: 2^%u rows, %u variables: circuit %.1f s, setup %.1f s "
+            "(INSECURE test key)\n",
             log_m, c.n_vars, t_circ, t_setup);
     fr_t r, s;
     uint64_t rs = 99;
     rand_fr(&r, &rs);
     rand_fr(&s, &rs);
-    groth16_proof_t proof, ref;
-    double t_load = 0;
-    for (int k = -1; k < repeats; k++) { /* k = -1: warm-up (uploads, plans) */
-        struct groth16_timings tm;
-        groth16_prove_opts_t opts = {threads, 0, &tm};
-        if (groth16_prove(&proof, &pk, &c, w, &r, &s, be.be, &opts, &err) != CUZK_OK) {
-            rc = cli_fail("bench prove", be.be->name, &err);
-            goto out;
-        }
-        if (k >= 0) {
-            times[k] = tm.total;
-            tms[k] = tm;
-        } else {
-            t_load = tm.load;
-        }
-    }
+    uint8_t ref[192];
     if (check) {
+        groth16_proof_t p;
         groth16_prove_opts_t opts = {threads, 0, NULL};
-        if (groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &opts, &err) !=
-            CUZK_OK) {
+        t0 = cli_now();
+        if (groth16_prove(&p, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &opts, &err) != CUZK_OK) {
             rc = cli_fail("bench prove", "cpu reference", &err);
             goto out;
         }
-        uint8_t x[192], y[192];
-        g1_compress(x, &proof.a);
-        g2_compress(x + 48, &proof.b);
-        g1_compress(x + 144, &proof.c);
-        g1_compress(y, &ref.a);
-        g2_compress(y + 48, &ref.b);
-        g1_compress(y + 144, &ref.c);
-        if (memcmp(x, y, sizeof x)) {
-            fprintf(stderr, "cuzk bench prove: the %s proof differs from the CPU's\n",
-                    be.be->name);
-            rc = 1;
-            goto out;
-        }
-        fprintf(stderr, "cuzk bench prove: %s proof byte-identical to the CPU's\n", be.be->name);
+        proof_bytes(ref, &p);
+        fprintf(stderr, "cuzk bench prove: CPU reference proof %.1f s\n", cli_now() - t0);
     }
-    double sorted[100];
-    memcpy(sorted, times, (size_t)repeats * sizeof *times);
-    qsort(sorted, (size_t)repeats, sizeof *sorted, cmp_double);
-    double med = sorted[repeats / 2];
-    int mi = 0;
-    for (int k = 0; k < repeats; k++)
-        if (times[k] == med)
-            mi = k;
-    struct groth16_timings *t = &tms[mi];
-    const char *fmt = conv == GROTH16_SNARKJS ? "zkey" : "bellperson";
-    printf("{\"bench\":\"prove\",\"device\":\"%s\",\"format\":\"%s\",\"log\":%u,\"vars\":%u,"
-           "\"repeats\":%d,\"vram_budget\":%zu,\"key_load_s\":%.3f,\"s_median\":%.4f,\"s_min\":%.4f,\"s_max\":%.4f,\"upload\":%.4f,"
-           "\"h\":%.4f,\"msm_a\":%.4f,\"msm_b\":%.4f,\"msm_l\":%.4f,\"msm_h\":%.4f,"
-           "\"verify\":%.4f,\"checked\":%s}\n",
-           be.be->name, fmt, log_m, c.n_vars, repeats, budget, t_load, med, sorted[0], sorted[repeats - 1],
-           t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify,
-           check ? "true" : "false");
-    printf("\nprove 2^%u (%s, %s): key to device %.3f s once; median %.4f s over %d runs\n"
-           "  upload %.4f  H %.4f  MSM A %.4f  B %.4f  L %.4f  H %.4f  verify %.4f  (s)\n",
-           log_m, fmt, be.be->name, t_load, med, repeats, t->upload, t->h, t->msm_a, t->msm_b, t->msm_l,
-           t->msm_h, t->verify);
+    bench_setup_t B = {log_m, repeats, threads, conv, &pk, &c, w, &r, &s, check ? ref : NULL};
     rc = 0;
+    for (int i = 0; i < nbudgets && rc == 0; i++)
+        rc = bench_one(&B, device, budgets[i]);
 out:
-    cli_backend_close(&be);
     groth16_key_free(&key);
     circuit_free(&c);
     free(w);
-    free(times);
-    free(tms);
     return rc;
 }

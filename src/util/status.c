@@ -22,6 +22,10 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_INTERNAL: return "internal error";
     case CUZK_ERR_CUDA: return "CUDA error";
     case CUZK_ERR_NO_DEVICE: return "no CUDA device";
+    case CUZK_ERR_TIMEOUT: return "timed out";
+    case CUZK_ERR_CANCELLED: return "cancelled";
+    case CUZK_ERR_BUSY: return "busy";
+    case CUZK_ERR_CAPACITY: return "exceeds capacity";
     }
     return "unknown status";
 }

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# GPU steps with binaries built on another machine and carried along (the
+# device tool's carry [".devbin"]): saves the ~5-minute build on the GPU
+# machine. .devbin/ holds cuzk-<variant> CLIs, optional test binaries and
+# the shared libraries they need (libcjson, libcmocka) from the build host.
+#
+#   STEPS="check ab-g1 ..." tools/gpu_carried.sh
+#
+# Steps (run in the order given, each under its own timeout, output in
+# $OUT/<step>.log; a table of results comes last):
+#   sanity     nvidia-smi, each binary starts (ldd, a small NTT)
+#   tests      .devbin/test_cuda_* (GPU vs CPU kernels)
+#   check      GPU proofs byte-identical to the CPU's (both conventions,
+#              several sizes, resident and streamed) with cuzk-$NEW
+#   ab-msm     G1 2^26 random and witness, G2 2^24 random: every variant
+#   ntt        NTT 2^16..2^27 with cuzk-$NEW
+#   ncu-ntt    Nsight Compute sections of the 2^27 NTT kernels (cuzk-$BASE)
+#   ncu-msm    Nsight Compute sections of the G1/G2 bucket kernels (cuzk-$NEW)
+#   sass       opcode histogram of the hot kernels (cuobjdump of cuzk-$BASE)
+#   stalls     warp stall reasons of the NTT pass and the G1 bucket kernel
+#   prove24    the 2^24 prove: free VRAM, a 16 GiB and a 6 GiB budget
+#   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
+# Environment: NEW (default "new"), BASE (default "base"), STEPS.
+set -u -o pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$root/.devbin
+logs=${OUT:-/tmp/cuzk-gpu-logs}
+new=$bin/cuzk-${NEW:-new}
+base=$bin/cuzk-${BASE:-base}
+mkdir -p "$logs"
+export PATH="/usr/local/cuda/bin:$PATH"
+export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)
+
+names=()
+results=()
+secs=()
+
+run_step() {
+    local name=$1 limit=$2
+    shift 2
+    local t0=$SECONDS rc
+    echo "== $name (limit ${limit}s)"
+    timeout "$limit" bash -c "$*" >"$logs/$name.log" 2>&1
+    rc=$?
+    names+=("$name")
+    secs+=($((SECONDS - t0)))
+    if [ $rc -eq 0 ]; then results+=("ok"); else results+=("FAILED (rc $rc)"); tail -n 15 "$logs/$name.log"; fi
+}
+
+sanity() {
+    nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        ldd "$b" | grep -i "not found" && return 1
+        "$b" bench ntt --device cuda --log 20 --repeats 3 || return 1
+    done
+}
+
+tests() {
+    local t
+    for t in "$bin"/test_cuda_*; do
+        [ -x "$t" ] || continue
+        echo "-- $t"
+        "$t" || return 1
+    done
+}
+
+check() {
+    local fmt k
+    for fmt in bellperson zkey; do
+        for k in 2 5 9 12 16 20; do
+            "$new" bench prove --device cuda --format $fmt --log $k --repeats 1 --check || return 1
+        done
+        "$new" bench prove --device cuda --format $fmt --log 16 --repeats 1 --check \
+            --vram-budget 96MiB || return 1
+        "$new" bench prove --device cuda --format $fmt --log 20 --repeats 1 --check \
+            --vram-budget 1GiB || return 1
+    done
+}
+
+ab_msm() {
+    local b
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        "$b" bench msm --device cuda --log 24 --log 26 --repeats 5 || return 1
+        "$b" bench msm --device cuda --scalars witness --log 26 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5 || return 1
+    done
+}
+
+ntt() {
+    "$new" bench ntt --device cuda --log 16 --log 20 --log 24 --log 27 --repeats 7
+}
+
+ncu_sections=(--section SpeedOfLight --section Occupancy --section LaunchStats
+    --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
+
+ncu_ntt() {
+    [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
+    "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'ntt_dif_pass|ntt_bitrev' \
+        --launch-count 4 "$base" bench ntt --device cuda --log 27 --repeats 1
+}
+
+ncu_msm() {
+    [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
+    "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'msm_g1_(bins|segments)|msm_(hist|scatter|classify)' \
+        --launch-count 5 "$new" bench msm --device cuda --log 24 --repeats 1 || return 1
+    "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'msm_g2_bins' \
+        --launch-count 1 "$new" bench msm --device cuda --g2 --log 22 --repeats 1
+}
+
+# Opcodes (without modifiers) of each kernel whose name matches $1.
+sass() {
+    local cuobjdump
+    cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -n 1)
+    [ -n "$cuobjdump" ] || { echo "cuobjdump not found"; return 1; }
+    "$cuobjdump" -sass "$base" >"$logs/sass.txt" || return 1
+    awk '/Function : /{f=$3} /^ +\/\*[0-9a-f]+\*\/ /{op=$2; if (op ~ /^@/) op=$3; sub(/\..*/,"",op); sub(/;$/,"",op); n[f" "op]++; t[f]++}
+        END{for (k in n) {split(k, a, " "); if (t[a[1]] > 2000) print a[1], a[2], n[k], t[a[1]]}}' "$logs/sass.txt" |
+        grep -E 'ntt_dif_pass|msm_g1_bins|msm_g2_bins|dfp_mul_outlined' | sort -k1,1 -k3,3nr
+}
+
+stall_metrics=regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
+stalls() {
+    [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
+    "$ncu" --clock-control none --metrics "$stall_metrics" --kernel-name regex:'ntt_dif_pass' \
+        --launch-count 1 "$base" bench ntt --device cuda --log 27 --repeats 1 || return 1
+    "$ncu" --clock-control none --metrics "$stall_metrics" --kernel-name regex:'msm_g1_bins' \
+        --launch-count 1 "$base" bench msm --device cuda --log 24 --repeats 1
+}
+
+prove24() {
+    "$new" bench prove --device cuda --log 24 --repeats 5 --vram-budget 0 --vram-budget 16GiB \
+        --vram-budget 6GiB
+}
+
+memcheck() {
+    [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
+    "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
+}
+
+# timeout runs each step in a new bash: it needs the functions and settings.
+export -f sanity tests check ab_msm ntt ncu_ntt ncu_msm sass stalls prove24 memcheck
+export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
+for s in ${STEPS:-sanity check ab-msm}; do
+    case $s in
+    sanity) run_step sanity 120 sanity ;;
+    tests) run_step tests 300 tests ;;
+    check) run_step check 300 check ;;
+    ab-msm) run_step ab-msm 300 ab_msm ;;
+    ntt) run_step ntt 120 ntt ;;
+    ncu-ntt) run_step ncu-ntt 240 ncu_ntt ;;
+    ncu-msm) run_step ncu-msm 240 ncu_msm ;;
+    sass) run_step sass 120 sass ;;
+    stalls) run_step stalls 180 stalls ;;
+    prove24) run_step prove24 420 prove24 ;;
+    memcheck) run_step memcheck 240 memcheck ;;
+    *) echo "unknown step $s"; exit 2 ;;
+    esac
+done
+
+echo
+for f in "$logs"/*.log; do grep -h '^{' "$f" 2>/dev/null; done >"$logs/bench.jsonl"
+cut -c1-200 "$logs/bench.jsonl"
+echo
+printf '%-12s %-18s %6s\n' step result seconds
+for i in "${!names[@]}"; do
+    printf '%-12s %-18s %6s\n' "${names[$i]}" "${results[$i]}" "${secs[$i]}"
+done

@@ -13,6 +13,7 @@
 #   check      GPU proofs byte-identical to the CPU's (both conventions,
 #              several sizes, resident and streamed) with cuzk-$NEW
 #   ab-msm     G1 2^26 random and witness, G2 2^24 random: every variant
+#   ab-ntt     NTT 2^20, 2^24, 2^27 with every variant
 #   ntt        NTT 2^16..2^27 with cuzk-$NEW
 #   ncu-ntt    Nsight Compute sections of the 2^27 NTT kernels (cuzk-$BASE)
 #   ncu-msm    Nsight Compute sections of the G1/G2 bucket kernels (cuzk-$NEW)
@@ -91,6 +92,14 @@ ab_msm() {
     done
 }
 
+ab_ntt() {
+    local b
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        "$b" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7 || return 1
+    done
+}
+
 ntt() {
     "$new" bench ntt --device cuda --log 16 --log 20 --log 24 --log 27 --repeats 7
 }
@@ -98,7 +107,15 @@ ntt() {
 ncu_sections=(--section SpeedOfLight --section Occupancy --section LaunchStats
     --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
 
-ncu_ntt() {
+ncu_ab_ntt() {
+    local b
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        "$b" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7 || return 1
+    done
+}
+
+ntt() {
     [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
     "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'ntt_dif_pass|ntt_bitrev' \
         --launch-count 4 "$base" bench ntt --device cuda --log 27 --repeats 1
@@ -133,7 +150,7 @@ stalls() {
 }
 
 prove24() {
-    "$new" bench prove --device cuda --log 24 --repeats 5 --vram-budget 0 --vram-budget 16GiB \
+    "$new" bench prove --device cuda --log 24 --repeats 5 --vram-budget 120GiB --vram-budget 16GiB \
         --vram-budget 6GiB
 }
 
@@ -143,7 +160,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ntt ncu_ntt ncu_msm sass stalls prove24 memcheck
+export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 memcheck
 export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -152,6 +169,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     check) run_step check 300 check ;;
     ab-msm) run_step ab-msm 300 ab_msm ;;
     ntt) run_step ntt 120 ntt ;;
+    ab-ntt) run_step ab-ntt 180 ab_ntt ;;
     ncu-ntt) run_step ncu-ntt 240 ncu_ntt ;;
     ncu-msm) run_step ncu-msm 240 ncu_msm ;;
     sass) run_step sass 120 sass ;;

@@ -28,6 +28,30 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
+/* The kernels' Fr multiplication: one out-of-line copy on the device, its
+ * operands and result in registers (passed by value). Inlined, the ~300
+ * instructions of each of a pass's ~80 products made ntt_dif_pass<9>
+ * 27,500 instructions (440 KB) that thrashed the instruction cache: Nsight
+ * Compute showed "no instruction" as the largest stall (2.1 of 7.5 cycles
+ * per issue) at 2^27. The host emulation calls dfr_mul. */
+#ifdef __CUDA_ARCH__
+static __device__ __noinline__ dfr_t ntt_mul_call(dfr_t a, dfr_t b)
+{
+    dfr_t r;
+    dfr_mul(&r, &a, &b);
+    return r;
+}
+#endif
+
+static CUZK_HD void ntt_mul(dfr_t *out, const dfr_t *a, const dfr_t *b)
+{
+#if defined(__CUDA_ARCH__) && !defined(CUZK_NTT_INLINE_MUL)
+    *out = ntt_mul_call(*a, *b);
+#else
+    dfr_mul(out, a, b);
+#endif
+}
+
 /* rev of the low `bits` bits of x (1 <= bits <= 32). */
 static CUZK_HD uint32_t ntt_rev(uint32_t x, unsigned bits)
 {
@@ -50,7 +74,7 @@ static CUZK_HD void ntt_pow2l(dfr_t *out, const dfr_t *__restrict__ lo,
     uint32_t h = e >> half;
     if (h) {
         dfr_t x = hi[h];
-        dfr_mul(out, out, &x);
+        ntt_mul(out, out, &x);
     }
 }
 
@@ -75,7 +99,7 @@ static CUZK_HD void ntt_butterfly(dfr_t *x, dfr_t *y, const dfr_t *__restrict__ 
     dfr_add(x, x, y);
     if (w) {
         dfr_t wv = *w;
-        dfr_mul(y, &d, &wv);
+        ntt_mul(y, &d, &wv);
     } else {
         *y = d;
     }
@@ -200,7 +224,7 @@ static CUZK_HD void ntt_load_global(dfr_t *v, const ntt_pass_t &P, const ntt_geo
     for (int u = 0; u < NTT_RADIX; u++) {
         dfr_t gx;
         ntt_pow2l(&gx, P.pre_lo, P.pre_hi, P.half, (uint32_t)x[u]);
-        dfr_mul(&v[u], &v[u], &gx);
+        ntt_mul(&v[u], &v[u], &gx);
     }
 }
 
@@ -218,7 +242,7 @@ static CUZK_HD void ntt_store_global(dfr_t *v, const ntt_pass_t &P, const ntt_ge
             if (e) {
                 dfr_t w;
                 ntt_pow2l(&w, P.tw_lo, P.tw_hi, P.half, e << (P.log_n - P.r));
-                dfr_mul(&v[u], &v[u], &w);
+                ntt_mul(&v[u], &v[u], &w);
             }
         }
         P.a[G.base + ((size_t)p << G.s) + t] = v[u];
@@ -334,7 +358,7 @@ static CUZK_HD void ntt_scale_apply(dfr_t *v, uint32_t i, const ntt_scale_t &S)
         ntt_pow2l(&f, S.lo, S.hi, S.half, i);
     else
         return;
-    dfr_mul(v, v, &f);
+    ntt_mul(v, v, &f);
 }
 
 /* a[i] <- s_i a[rev i] for 1 <= log_n < 2 NTT_TILE_LOG: element i swaps

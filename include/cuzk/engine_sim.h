@@ -1,0 +1,67 @@
+/* A simulated device for the engine (engine.h): proves on the CPU
+ * (GROTH16_BACKEND_CPU) and states VRAM needs by formula, so tests and
+ * CPU-only runs drive the whole pipeline, ledger included, without a GPU.
+ *
+ * Plan. With m = 2^pk->log_m rows: resident = resident_base +
+ * resident_per_row m, scratch = scratch_base + scratch_per_row m. When
+ * resident + scratch exceeds the budget the device "streams": resident 0 and
+ * scratch + stream_per_row m; when even that exceeds the budget, plan fails
+ * with CUZK_ERR_NOMEM.
+ *
+ * Failure injection (set from any thread at any time, atomically):
+ * the Nth prove from now fails with CUZK_ERR_CUDA "injected launch failure";
+ * plan fails with CUZK_ERR_NOMEM while armed; the next K backend_new calls
+ * fail with CUZK_ERR_CUDA. Each proof sleeps delay_us first (device time).
+ *
+ * Rules: as status.h; an engine_sim_t must outlive every engine that uses
+ * its device description; all functions are thread-safe. */
+#ifndef CUZK_ENGINE_SIM_H
+#define CUZK_ENGINE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct engine_sim_config {
+    size_t resident_base, resident_per_row;
+    size_t scratch_base, scratch_per_row;
+    size_t stream_per_row;
+    unsigned delay_us;
+} engine_sim_config_t;
+
+typedef struct engine_sim engine_sim_t;
+
+typedef struct engine_sim_stats {
+    uint64_t proves; /* prove calls started (failed ones included) */
+    uint64_t plans;
+    uint64_t backends;       /* backend_new calls that succeeded */
+    uint64_t live;           /* backends made and not yet freed */
+    uint64_t evicts;         /* evict callbacks */
+    unsigned max_concurrent; /* most proofs running at once */
+} engine_sim_stats_t;
+
+/* Returns CUZK_OK, CUZK_ERR_ARG, CUZK_ERR_NOMEM. */
+cuzk_status engine_sim_new(engine_sim_t **out, const engine_sim_config_t *cfg, cuzk_error_t *err);
+/* NULL: nothing. Every backend made must have been freed (the engine
+ * destroyed) first. */
+void engine_sim_free(engine_sim_t *s);
+/* Fills a device description whose callbacks run on s. */
+void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, size_t capacity,
+                       int workers);
+
+/* nth = 1: the next prove fails; 0 disarms. */
+void engine_sim_fail_prove(engine_sim_t *s, uint64_t nth);
+void engine_sim_fail_plan(engine_sim_t *s, int armed);
+void engine_sim_fail_backend_new(engine_sim_t *s, unsigned count);
+void engine_sim_set_delay(engine_sim_t *s, unsigned delay_us);
+void engine_sim_stats(const engine_sim_t *s, engine_sim_stats_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

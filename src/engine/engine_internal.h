@@ -1,0 +1,206 @@
+/* The engine's private state, shared by src/engine/engine*.c.
+ *
+ * Who owns what (redis bio.c style):
+ *  - engine_t.mu guards everything below that is not marked otherwise: the
+ *    job table, both queues, every task's queue links and `where`, every
+ *    job's counters and state, the key list, every key's refs and per-device
+ *    residency, every device's counters and idle/busy counts, and each
+ *    worker's last_key / evict_pending. It is never held while user code
+ *    runs (plan, backend, event hook, key destructor) nor across a wait in
+ *    ledger_admit; the non-blocking ledger calls (reserve_persistent,
+ *    release, stats, cancel) are made under it (lock order engine.mu ->
+ *    token.mu -> ledger.mu; the ledger calls back into nothing).
+ *  - A task that is WITNESSING belongs to the pool thread that took it, and
+ *    one that is ON_DEVICE to the worker that took it: that thread alone
+ *    touches its witness buffers and timings until it hands the task back
+ *    under the mutex. A job being verified belongs to its pool thread in the
+ *    same way (proofs and inputs). A job is freed only once settled (final
+ *    and in_flight == 0), so a thread holding one of its tasks keeps it
+ *    alive, cancel token included.
+ *  - worker.be belongs to the worker thread (made, used, freed there).
+ *  - Key destructors run after the mutex is dropped (eng_unlock reaps the
+ *    keys whose last reference went while it was held).
+ * Queues are mutex + condition variable FIFOs (one per priority level):
+ * witness_cv wakes the pool (new witness work, ready space, verify work),
+ * ready_cv wakes device workers, done_cv wakes engine_await / drain. */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/wtns.h"
+
+typedef struct eng_job eng_job_t;
+typedef struct eng_device eng_device_t;
+
+typedef enum task_where {
+    TASK_WITNESS_Q = 0, /* waiting for the witness stage */
+    TASK_WITNESSING,
+    TASK_READY_Q, /* witnessed, waiting for a device */
+    TASK_ON_DEVICE,
+    TASK_PROVED,
+    TASK_DROPPED, /* its job failed or was cancelled first */
+} task_where;
+
+typedef struct eng_task {
+    struct eng_task *prev, *next; /* queue links */
+    eng_job_t *job;
+    uint32_t index;
+    cuzk_priority prio;
+    uint64_t enq_ns, seq; /* arrival in the current queue (aging, FIFO) */
+    task_where where;
+    /* the input, copied at submit */
+    engine_witness_form form;
+    uint8_t *raw;
+    size_t raw_size;
+    fr_t *wcopy; /* ENGINE_WITNESS_FR (malloc) */
+    /* the witness stage's output: w points into wt.w or wcopy */
+    wtns_t wt;
+    const fr_t *w;
+    size_t w_bytes; /* host bytes counted against ready_bytes_max */
+    /* device attempts */
+    uint64_t failed_mask; /* devices where it failed */
+    int skip_dev;         /* -1, or a device to avoid until its idle_gen moves */
+    uint64_t skip_gen;
+    engine_part_timing_t tm;
+} eng_task_t;
+
+typedef struct eng_queue {
+    eng_task_t *first[CUZK_PRIO_COUNT], *last[CUZK_PRIO_COUNT];
+    unsigned n[CUZK_PRIO_COUNT];
+} eng_queue_t;
+
+struct eng_job {
+    engine_job_id_t id;
+    engine_kind kind;
+    cuzk_priority prio;
+    char *request_id;
+    uint64_t fingerprint;
+    engine_key_t *key; /* a reference, dropped when settled */
+    uint32_t n_public;
+    size_t n;
+    eng_task_t *tasks;
+    groth16_proof_t *proofs;
+    fr_t *inputs; /* n x n_public */
+    size_t witnessed, proved;
+    unsigned in_flight; /* tasks witnessing or on a device, plus 1 while verifying */
+    unsigned awaiting;  /* threads in engine_await on it: not dropped meanwhile */
+    engine_job_state state;
+    int final, settled;
+    cuzk_error_t error;
+    ledger_cancel_t cancel;
+    int fixed_rs;
+    fr_t r, s;
+    uint64_t submit_ns, done_ns, verify_ns;
+    eng_job_t *vnext;               /* verify queue */
+    eng_job_t *ret_prev, *ret_next; /* settled jobs, oldest first */
+};
+
+typedef struct key_dev {
+    int planned;
+    size_t resident, scratch; /* the plan under the device's capacity */
+    ledger_resv_t resv;       /* non-empty while resident */
+    unsigned in_use;
+    uint64_t last_used_ns;
+} key_dev_t;
+
+struct engine_key {
+    char name[ENGINE_NAME_MAX];
+    engine_key_spec_t spec;
+    unsigned refs;
+    engine_key_t *prev, *next; /* the engine's list; next also links the dead list */
+    key_dev_t dev[ENGINE_MAX_DEVICES];
+};
+
+typedef struct eng_worker {
+    eng_device_t *dev;
+    pthread_t tid;
+    int started;
+    groth16_backend_t *be;
+    const engine_key_t *last_key; /* compared only, never dereferenced */
+    int evict_pending;
+} eng_worker_t;
+
+struct eng_device {
+    engine_t *e;
+    int index;
+    engine_device_t d;
+    char name[ENGINE_NAME_MAX];
+    ledger_t ledger;
+    int ledger_ok;
+    eng_worker_t *workers;
+    unsigned idle, busy;
+    uint64_t idle_gen; /* moves when a key stops being in use here */
+    uint64_t proofs, failures, streamed, evictions;
+};
+
+struct engine {
+    pthread_mutex_t mu;
+    pthread_cond_t witness_cv, ready_cv, done_cv;
+    engine_config_t cfg;
+    eng_device_t *devs;
+    unsigned n_devs;
+    pthread_t *pool;
+    int n_pool;
+    int closing;  /* engine_destroy began: submit refused */
+    int stopping; /* threads exit */
+    eng_queue_t witness_q, ready_q;
+    unsigned ready_count; /* tasks witnessing or in ready_q */
+    size_t ready_bytes;
+    unsigned witnessing, verifying;
+    eng_job_t *verify_first, *verify_last;
+    eng_job_t **jobs; /* sorted by id */
+    size_t n_jobs, cap_jobs;
+    eng_job_t *ret_first, *ret_last;
+    unsigned n_retained;
+    unsigned unsettled;
+    engine_key_t *keys, *dead_keys;
+    unsigned n_keys;
+    uint64_t next_id, seq;
+    uint64_t submitted[ENGINE_KIND_COUNT], done[ENGINE_KIND_COUNT], failed[ENGINE_KIND_COUNT],
+        cancelled[ENGINE_KIND_COUNT];
+};
+
+/* engine.c */
+void eng_unlock(engine_t *e);
+/* With the mutex held: runs pending key destructors (dropping it meanwhile). */
+void eng_reap(engine_t *e);
+void eng_emit(engine_t *e, engine_job_id_t job, int part, int dev, engine_stage stage, uint64_t t0,
+              uint64_t t1, cuzk_status st);
+void eng_job_fail(engine_t *e, eng_job_t *j, const cuzk_error_t *why);
+void eng_job_settle_maybe(engine_t *e, eng_job_t *j);
+void eng_task_free_buffers(eng_task_t *t);
+
+/* engine_queue.c */
+void eng_queue_push(eng_queue_t *q, eng_task_t *t, uint64_t now, uint64_t *seq);
+void eng_queue_remove(eng_queue_t *q, eng_task_t *t);
+/* The first task in service order that ok() accepts (> 0), skipping those it
+ * refuses (0) and giving up at the first it says must not be passed (< 0);
+ * ok NULL: the first. */
+eng_task_t *eng_queue_pick(const eng_queue_t *q, uint64_t now, uint64_t aging_ns,
+                           int (*ok)(const eng_task_t *t, void *ctx), void *ctx);
+
+/* engine_keys.c */
+void eng_key_ref(engine_key_t *k);
+void eng_key_unref(engine_t *e, engine_key_t *k);
+/* Evicts k on device d (must be idle there). */
+void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev);
+/* Makes room for `need` bytes on dev by evicting idle keys other than keep,
+ * least recently used first, but only when that can make need fit now.
+ * Returns 1 when need fits now afterwards. */
+int eng_make_room(engine_t *e, eng_device_t *dev, const engine_key_t *keep, size_t need);
+/* Evicts every idle key on dev except keep; returns how many. */
+unsigned eng_evict_idle(engine_t *e, eng_device_t *dev, const engine_key_t *keep);
+/* 1 when a key other than k is in use on dev. */
+int eng_others_in_use(const eng_device_t *dev, const engine_t *e, const engine_key_t *k);
+/* Plans k on dev if not yet done. Called without the mutex. */
+cuzk_status eng_key_plan(engine_t *e, engine_key_t *k, eng_device_t *dev, cuzk_error_t *err);
+/* With the mutex: the key resident on dev (1), or not (0). */
+int eng_key_make_resident(engine_t *e, engine_key_t *k, eng_device_t *dev, cuzk_priority prio);
+
+/* engine_pipeline.c */
+void *eng_pool_main(void *arg);
+void *eng_worker_main(void *arg);
+
+#endif

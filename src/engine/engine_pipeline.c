@@ -1,0 +1,507 @@
+/* The engine's threads (see engine_internal.h for who owns what).
+ *
+ * Pool threads (witness_threads of them) serve, in this order: the verify
+ * queue (jobs whose partitions are all proved), then the witness queue in
+ * service order, taking a task only when the ready queue has room for it
+ * (ready_max tasks and ready_bytes_max bytes, counting the ones being
+ * witnessed): that is the backpressure, applied before any work is done, so
+ * a pool thread never waits holding a parsed witness. No backfill: when the
+ * first task in service order does not fit, nothing behind it is taken.
+ *
+ * Device workers (engine_device_t.workers per device) take the first ready
+ * task in service order that they may run: not on a device it failed on
+ * (ENGINE_RETRY_OTHER_DEVICE), and not when its key is resident on another
+ * device with an idle worker that may run it (that worker takes it). A task
+ * blocked on this device (it cannot fit while another key is in use here)
+ * stops the scan until a key here goes idle: no backfill behind it, or
+ * partitions of the key in use would keep it in use forever. Then, without the
+ * mutex: plan, residency (under the mutex, never waiting), backend, the
+ * scratch admission (the one wait, holding no reservation), the proof with
+ * no_verify = 1, the release. The outcome goes back under the mutex:
+ * proved, discarded (job cancelled or failed meanwhile), blocked (cannot fit
+ * while another key is in use here: requeued until one goes idle), or
+ * failed (retried or failing the job). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+
+/* ---- the witness stage ---- */
+
+static int ready_has_room(const engine_t *e, const eng_task_t *t)
+{
+    if (e->ready_count >= e->cfg.ready_max)
+        return 0;
+    return e->cfg.ready_bytes_max == 0 || e->ready_count == 0 ||
+           e->ready_bytes + t->w_bytes <= e->cfg.ready_bytes_max;
+}
+
+static cuzk_status witness_check(const eng_task_t *t, const engine_key_spec_t *ks, int threads,
+                                 cuzk_error_t *err)
+{
+    const groth16_pk_t *pk = ks->pk;
+    if (!fr_is_one(&t->w[0]))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "partition %u: witness wire 0 is not 1", t->index);
+    if (ks->r1cs) {
+        int64_t bad = -1;
+        cuzk_status st = r1cs_check_witness(&bad, ks->r1cs, t->w, pk->n_vars, threads, err);
+        if (st != CUZK_OK)
+            return st;
+        if (bad >= 0)
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "partition %u: witness does not satisfy constraint %lld",
+                                  t->index, (long long)bad);
+    } else if (ks->check) {
+        uint32_t bad = UINT32_MAX;
+        cuzk_status st = circuit_check(&bad, ks->check, t->w, threads);
+        if (st != CUZK_OK)
+            return cuzk_error_set(err, st, "partition %u: circuit check: %s", t->index,
+                                  cuzk_status_str(st));
+        if (bad != UINT32_MAX)
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "partition %u: witness does not satisfy constraint %u", t->index,
+                                  bad);
+    }
+    return CUZK_OK;
+}
+
+/* Parses or takes the witness, checks it, copies its public inputs. The
+ * task belongs to this thread (WITNESSING); no mutex. */
+static cuzk_status witness_run(engine_t *e, eng_task_t *t, cuzk_error_t *err)
+{
+    eng_job_t *j = t->job;
+    const engine_key_spec_t *ks = &j->key->spec;
+    int threads = e->cfg.stage_threads;
+    cuzk_status st = CUZK_OK;
+    if (t->form == ENGINE_WITNESS_WTNS) {
+        char name[48];
+        snprintf(name, sizeof name, "partition %u", t->index);
+        st = wtns_read_mem(&t->wt, t->raw, t->raw_size, name, threads, err);
+        if (st == CUZK_OK && t->wt.n != ks->pk->n_vars)
+            st = cuzk_error_set(err, CUZK_ERR_ARG,
+                                "partition %u: witness has %u values, the key expects %u", t->index,
+                                t->wt.n, ks->pk->n_vars);
+        if (st != CUZK_OK)
+            return st;
+        t->w = t->wt.w;
+    } else {
+        t->w = t->wcopy;
+    }
+    if ((st = witness_check(t, ks, threads, err)) != CUZK_OK)
+        return st;
+    if (j->n_public)
+        memcpy(&j->inputs[(size_t)t->index * j->n_public], &t->w[1], j->n_public * sizeof(fr_t));
+    return CUZK_OK;
+}
+
+static void witness_done(engine_t *e, eng_task_t *t, cuzk_status st, const cuzk_error_t *err)
+{
+    eng_job_t *j = t->job;
+    e->witnessing--;
+    j->in_flight--;
+    if (j->final || st != CUZK_OK) {
+        t->where = TASK_DROPPED;
+        eng_task_free_buffers(t);
+        e->ready_count--;
+        e->ready_bytes -= t->w_bytes;
+        pthread_cond_broadcast(&e->witness_cv);
+        if (st != CUZK_OK)
+            eng_job_fail(e, j, err);
+        eng_job_settle_maybe(e, j);
+        return;
+    }
+    if (t->raw) { /* parsed: the file bytes are no longer needed */
+        free(t->raw);
+        t->raw = NULL;
+    }
+    t->where = TASK_READY_Q;
+    j->witnessed++;
+    eng_queue_push(&e->ready_q, t, ledger_clock_ns(), &e->seq);
+    pthread_cond_broadcast(&e->ready_cv);
+}
+
+/* ---- verification ---- */
+
+static cuzk_status verify_run(eng_job_t *j, cuzk_error_t *err)
+{
+    const groth16_vk_t *vk = &j->key->spec.pk->vk;
+    int valid = 0;
+    cuzk_status st = j->n == 1
+                         ? groth16_verify(&valid, vk, &j->proofs[0], j->inputs, j->n_public, err)
+                         : groth16_verify_batch(&valid, vk, j->proofs, j->n, j->inputs, err);
+    if (st != CUZK_OK || valid)
+        return st;
+    for (size_t i = 0; i < j->n && j->n > 1; i++) { /* name the partition */
+        st = groth16_verify(&valid, vk, &j->proofs[i], &j->inputs[i * j->n_public], j->n_public,
+                            err);
+        if (st != CUZK_OK)
+            return st;
+        if (!valid)
+            return cuzk_error_set(err, CUZK_ERR_FORMAT, "proof failed verification (partition %zu)",
+                                  i);
+    }
+    return cuzk_error_set(err, CUZK_ERR_FORMAT, "proof failed verification");
+}
+
+static void verify_job(engine_t *e, eng_job_t *j)
+{
+    cuzk_error_t err = {0};
+    uint64_t t0 = ledger_clock_ns();
+    cuzk_status st = verify_run(j, &err);
+    uint64_t t1 = ledger_clock_ns();
+    j->verify_ns = t1 - t0;
+    eng_emit(e, j->id, -1, -1, ENGINE_STAGE_VERIFY, t0, t1, st);
+    pthread_mutex_lock(&e->mu);
+    e->verifying--;
+    j->in_flight--;
+    if (!j->final && st == CUZK_OK) {
+        j->final = 1;
+        j->state = ENGINE_JOB_DONE;
+    } else if (!j->final) {
+        eng_job_fail(e, j, &err);
+    }
+    eng_job_settle_maybe(e, j);
+}
+
+void *eng_pool_main(void *arg)
+{
+    engine_t *e = arg;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        eng_reap(e);
+        eng_job_t *vj = e->verify_first;
+        if (vj) {
+            e->verify_first = vj->vnext;
+            if (!e->verify_first)
+                e->verify_last = NULL;
+            vj->vnext = NULL;
+            if (vj->final) { /* cancelled or failed meanwhile: nothing to check */
+                vj->in_flight--;
+                eng_job_settle_maybe(e, vj);
+                continue;
+            }
+            e->verifying++;
+            eng_unlock(e);
+            verify_job(e, vj); /* returns with the mutex held */
+            continue;
+        }
+        eng_task_t *t =
+            eng_queue_pick(&e->witness_q, ledger_clock_ns(), e->cfg.aging_ns, NULL, NULL);
+        if (!t || !ready_has_room(e, t)) {
+            pthread_cond_wait(&e->witness_cv, &e->mu);
+            continue;
+        }
+        eng_queue_remove(&e->witness_q, t);
+        t->where = TASK_WITNESSING;
+        t->job->in_flight++;
+        e->witnessing++;
+        e->ready_count++;
+        e->ready_bytes += t->w_bytes;
+        eng_unlock(e);
+        cuzk_error_t err = {0};
+        uint64_t t0 = ledger_clock_ns();
+        cuzk_status st = witness_run(e, t, &err);
+        uint64_t t1 = ledger_clock_ns();
+        t->tm.witness_ns = t1 - t0;
+        eng_emit(e, t->job->id, (int)t->index, -1, ENGINE_STAGE_WITNESS, t0, t1, st);
+        pthread_mutex_lock(&e->mu);
+        witness_done(e, t, st, &err);
+    }
+    eng_unlock(e);
+    return NULL;
+}
+
+/* ---- device workers ---- */
+
+typedef enum outcome { OUT_PROVED, OUT_DISCARD, OUT_BLOCKED, OUT_FAILED } outcome;
+
+static int may_run(const engine_t *e, const eng_task_t *t, const eng_device_t *dev)
+{
+    if (e->cfg.retry == ENGINE_RETRY_OTHER_DEVICE && (t->failed_mask >> dev->index & 1))
+        return 0;
+    return !(t->skip_dev == dev->index && t->skip_gen == dev->idle_gen);
+}
+
+typedef struct pick_ctx {
+    const engine_t *e;
+    const eng_device_t *dev;
+} pick_ctx_t;
+
+static int ready_ok(const eng_task_t *t, void *vctx)
+{
+    const pick_ctx_t *c = vctx;
+    const engine_t *e = c->e;
+    if (t->skip_dev == c->dev->index && t->skip_gen == c->dev->idle_gen)
+        return -1; /* blocked here until a key goes idle: nothing behind it either */
+    if (!may_run(e, t, c->dev))
+        return 0;
+    const engine_key_t *k = t->job->key;
+    if (k->dev[c->dev->index].resv.ledger)
+        return 1;
+    for (unsigned o = 0; o < e->n_devs; o++) {
+        const eng_device_t *od = &e->devs[o];
+        if (od != c->dev && k->dev[o].resv.ledger && od->idle > 0 && may_run(e, t, od))
+            return 0; /* resident there, and a worker there is free */
+    }
+    return 1;
+}
+
+static void task_take(engine_t *e, eng_device_t *dev, eng_task_t *t)
+{
+    eng_job_t *j = t->job;
+    eng_queue_remove(&e->ready_q, t);
+    t->tm.ready_ns = ledger_clock_ns() - t->enq_ns;
+    t->where = TASK_ON_DEVICE;
+    e->ready_count--;
+    e->ready_bytes -= t->w_bytes;
+    j->in_flight++;
+    if (j->state == ENGINE_JOB_QUEUED)
+        j->state = ENGINE_JOB_RUNNING;
+    j->key->dev[dev->index].in_use++;
+    dev->busy++;
+    pthread_cond_broadcast(&e->witness_cv); /* ready room */
+    if (e->n_devs > 1)
+        pthread_cond_broadcast(&e->ready_cv); /* an idle worker is not idle now */
+}
+
+/* One round of residency for t on dev: resident (OUT_PROVED, *streamed 0),
+ * streaming with the plan under what the resident keys leave (OUT_PROVED,
+ * *streamed 1), or neither (OUT_FAILED, err set by the plan). */
+static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch, int *streamed,
+                               cuzk_error_t *err)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    engine_key_t *k = t->job->key;
+    pthread_mutex_lock(&e->mu);
+    int resident = eng_key_make_resident(e, k, dev, t->job->prio);
+    *scratch = k->dev[dev->index].scratch;
+    ledger_stats_t ls;
+    ledger_stats(&dev->ledger, &ls);
+    eng_unlock(e);
+    *streamed = !resident;
+    if (resident)
+        return OUT_PROVED;
+    size_t res = 0, scr = 0;
+    if (dev->d.plan(dev->d.ctx, k->spec.pk, k->spec.circuit, ls.capacity - ls.persistent, &res,
+                    &scr, err) != CUZK_OK)
+        return OUT_FAILED;
+    *scratch = res + scr; /* a key that is not resident travels with its proof */
+    return OUT_PROVED;
+}
+
+/* Residency and the scratch size for t on this worker's device. When
+ * neither fits, idle keys are evicted and it tries again; with none to
+ * evict it is blocked while another key is in use here, else failed. */
+static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, cuzk_error_t *err)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    engine_key_t *k = t->job->key;
+    if (eng_key_plan(e, k, dev, err) != CUZK_OK)
+        return OUT_FAILED;
+    outcome o = OUT_FAILED;
+    for (int round = 0; round < 3 && o != OUT_PROVED; round++) {
+        o = residency_round(wk, t, scratch, &t->tm.streamed, err);
+        if (o == OUT_PROVED)
+            break;
+        pthread_mutex_lock(&e->mu);
+        unsigned n = eng_evict_idle(e, dev, k);
+        int others = eng_others_in_use(dev, e, k);
+        int now_resident = k->dev[dev->index].resv.ledger != NULL;
+        eng_unlock(e);
+        if (!n && !now_resident)
+            return others ? OUT_BLOCKED : OUT_FAILED;
+    }
+    if (o != OUT_PROVED)
+        return o;
+    pthread_mutex_lock(&e->mu);
+    int pending = wk->evict_pending;
+    wk->evict_pending = 0;
+    eng_unlock(e);
+    if (pending && wk->be && dev->d.evict)
+        dev->d.evict(dev->d.ctx, wk->be);
+    if (!wk->be && dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, err) != CUZK_OK) {
+        wk->be = NULL;
+        return OUT_FAILED;
+    }
+    return OUT_PROVED;
+}
+
+/* The scratch admission; on CAPACITY evicts idle keys once and retries. */
+static outcome task_admit(eng_worker_t *wk, eng_task_t *t, ledger_resv_t *resv, size_t scratch,
+                          cuzk_error_t *err)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    eng_job_t *j = t->job;
+    ledger_wait_t w = {0, &j->cancel};
+    for (int round = 0;; round++) {
+        uint64_t t0 = ledger_clock_ns();
+        cuzk_status st = ledger_admit(&dev->ledger, resv, scratch, j->prio, &w, err);
+        uint64_t t1 = ledger_clock_ns();
+        t->tm.admit_ns = t1 - t0;
+        eng_emit(e, j->id, (int)t->index, dev->index, ENGINE_STAGE_ADMIT, t0, t1, st);
+        if (st == CUZK_OK)
+            return ledger_cancelled(&j->cancel) ? OUT_DISCARD : OUT_PROVED;
+        if (st == CUZK_ERR_CANCELLED)
+            return OUT_DISCARD;
+        if (st != CUZK_ERR_CAPACITY || round > 0)
+            return OUT_FAILED;
+        pthread_mutex_lock(&e->mu);
+        unsigned n = eng_evict_idle(e, dev, j->key);
+        int others = eng_others_in_use(dev, e, j->key);
+        eng_unlock(e);
+        if (n == 0)
+            return others ? OUT_BLOCKED : OUT_FAILED;
+    }
+}
+
+static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    eng_job_t *j = t->job;
+    size_t scratch = 0;
+    outcome o = task_prepare(wk, t, &scratch, err);
+    if (o != OUT_PROVED)
+        return o;
+    ledger_resv_t resv = LEDGER_RESV_EMPTY;
+    if ((o = task_admit(wk, t, &resv, scratch, err)) != OUT_PROVED) {
+        ledger_release(&resv);
+        return o;
+    }
+    fr_t r = j->r, s = j->s;
+    cuzk_status st = CUZK_OK;
+    if (!j->fixed_rs && (st = fr_random(&r, err)) == CUZK_OK)
+        st = fr_random(&s, err);
+    groth16_proof_t proof;
+    uint64_t t0 = ledger_clock_ns();
+    if (st == CUZK_OK) {
+        groth16_prove_opts_t opts = {.threads = e->cfg.prove_threads, .no_verify = 1};
+        st = groth16_prove(&proof, j->key->spec.pk, j->key->spec.circuit, t->w, &r, &s, wk->be,
+                           &opts, err);
+    }
+    uint64_t t1 = ledger_clock_ns();
+    ledger_release(&resv);
+    t->tm.prove_ns = t1 - t0;
+    eng_emit(e, j->id, (int)t->index, dev->index, ENGINE_STAGE_PROVE, t0, t1, st);
+    if (st != CUZK_OK) { /* a device error may leave the backend unusable: remake it */
+        dev->d.backend_free(dev->d.ctx, wk->be);
+        wk->be = NULL;
+        return OUT_FAILED;
+    }
+    j->proofs[t->index] = proof;
+    return OUT_PROVED;
+}
+
+static int runnable_anywhere(const engine_t *e, const eng_task_t *t)
+{
+    for (unsigned d = 0; d < e->n_devs; d++)
+        if (may_run(e, t, &e->devs[d]) || e->cfg.retry == ENGINE_RETRY_ANY_DEVICE)
+            return 1;
+    return 0;
+}
+
+static void task_requeue(engine_t *e, eng_task_t *t)
+{
+    t->where = TASK_READY_Q;
+    e->ready_count++;
+    e->ready_bytes += t->w_bytes;
+    eng_queue_push(&e->ready_q, t, ledger_clock_ns(), &e->seq);
+}
+
+static void task_failed(engine_t *e, eng_device_t *dev, eng_task_t *t, const cuzk_error_t *err)
+{
+    eng_job_t *j = t->job;
+    dev->failures++;
+    t->failed_mask |= 1ull << dev->index;
+    t->skip_dev = -1;
+    if (t->tm.attempts <= e->cfg.max_retries && runnable_anywhere(e, t)) {
+        task_requeue(e, t);
+        return;
+    }
+    t->where = TASK_DROPPED;
+    eng_task_free_buffers(t);
+    cuzk_error_t why;
+    cuzk_error_set(&why, err->code != CUZK_OK ? err->code : CUZK_ERR_INTERNAL,
+                   "partition %u on device %s: %s", t->index, dev->name, err->msg);
+    eng_job_fail(e, j, &why);
+}
+
+/* The outcome, under the mutex. */
+static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_error_t *err)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    eng_job_t *j = t->job;
+    dev->busy--;
+    j->in_flight--;
+    if (--j->key->dev[dev->index].in_use == 0)
+        dev->idle_gen++;
+    if (o == OUT_PROVED || o == OUT_FAILED)
+        t->tm.attempts++;
+    if (o == OUT_PROVED) {
+        dev->proofs++;
+        dev->streamed += (uint64_t)t->tm.streamed;
+        wk->last_key = j->key;
+        t->tm.device = dev->index;
+    }
+    if (j->final || o == OUT_DISCARD) {
+        t->where = TASK_DROPPED;
+        eng_task_free_buffers(t);
+    } else if (o == OUT_PROVED) {
+        t->where = TASK_PROVED;
+        eng_task_free_buffers(t);
+        if (++j->proved == j->n) {
+            j->in_flight++; /* the verify */
+            if (e->verify_last)
+                e->verify_last->vnext = j;
+            else
+                e->verify_first = j;
+            e->verify_last = j;
+            pthread_cond_broadcast(&e->witness_cv);
+        }
+    } else if (o == OUT_BLOCKED) {
+        t->skip_dev = dev->index;
+        t->skip_gen = dev->idle_gen;
+        task_requeue(e, t);
+    } else {
+        task_failed(e, dev, t, err);
+    }
+    pthread_cond_broadcast(&e->ready_cv);
+    eng_job_settle_maybe(e, j);
+}
+
+void *eng_worker_main(void *arg)
+{
+    eng_worker_t *wk = arg;
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        eng_reap(e);
+        eng_task_t *t = NULL;
+        pick_ctx_t pc = {e, dev};
+        while (!e->stopping && !(t = eng_queue_pick(&e->ready_q, ledger_clock_ns(), e->cfg.aging_ns,
+                                                    ready_ok, &pc))) {
+            dev->idle++;
+            pthread_cond_wait(&e->ready_cv, &e->mu);
+            dev->idle--;
+        }
+        if (e->stopping)
+            break;
+        task_take(e, dev, t);
+        eng_unlock(e);
+        cuzk_error_t err = {0};
+        outcome o = task_run(wk, t, &err);
+        pthread_mutex_lock(&e->mu);
+        task_finish(wk, t, o, &err);
+    }
+    eng_unlock(e);
+    if (wk->be)
+        dev->d.backend_free(dev->d.ctx, wk->be);
+    wk->be = NULL;
+    return NULL;
+}

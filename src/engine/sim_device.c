@@ -1,0 +1,232 @@
+/* The simulated device (see include/cuzk/engine_sim.h).
+ *
+ * Who owns what: engine_sim_t.mu guards the counters and the injection
+ * state; it is held only inside these functions, never while proving or
+ * sleeping. A sim backend is owned by the engine worker that made it; it
+ * forwards to GROTH16_BACKEND_CPU, and its h_scalars (the first backend call
+ * of every proof) is where a proof is counted, delayed and failed. */
+#include "cuzk/engine_sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pthread.h>
+
+struct engine_sim {
+    pthread_mutex_t mu;
+    engine_sim_config_t cfg;
+    uint64_t fail_prove_in; /* 0: off; 1: the next prove fails */
+    int fail_plan;
+    unsigned fail_backend_new;
+    unsigned running;
+    engine_sim_stats_t st;
+};
+
+typedef struct sim_backend {
+    groth16_backend_t be; /* first: the engine holds &be */
+    engine_sim_t *sim;
+} sim_backend_t;
+
+static void sleep_us(unsigned us)
+{
+    struct timespec ts = {.tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+/* Counts the proof, applies the injected failure and the delay. */
+static cuzk_status sim_proof_start(engine_sim_t *s, cuzk_error_t *err)
+{
+    pthread_mutex_lock(&s->mu);
+    s->st.proves++;
+    int fail = 0;
+    if (s->fail_prove_in && --s->fail_prove_in == 0)
+        fail = 1;
+    unsigned delay = s->cfg.delay_us;
+    if (!fail && ++s->running > s->st.max_concurrent)
+        s->st.max_concurrent = s->running;
+    pthread_mutex_unlock(&s->mu);
+    if (fail)
+        return cuzk_error_set(err, CUZK_ERR_CUDA, "injected launch failure");
+    if (delay)
+        sleep_us(delay);
+    pthread_mutex_lock(&s->mu);
+    s->running--;
+    pthread_mutex_unlock(&s->mu);
+    return CUZK_OK;
+}
+
+static cuzk_status sim_h_scalars(void *ctx, fr_t *p, const circuit_t *c, const fr_t *w,
+                                 unsigned log_m, groth16_convention conv, int threads,
+                                 cuzk_error_t *err)
+{
+    sim_backend_t *b = ctx;
+    cuzk_status st = sim_proof_start(b->sim, err);
+    if (st != CUZK_OK)
+        return st;
+    return GROTH16_BACKEND_CPU.h_scalars(GROTH16_BACKEND_CPU.ctx, p, c, w, log_m, conv, threads,
+                                         err);
+}
+
+static cuzk_status sim_msm_g1(void *ctx, g1_jac_t *out, const msm_bases_t *b, const fr_t *s,
+                              size_t n, int threads)
+{
+    (void)ctx;
+    return GROTH16_BACKEND_CPU.msm_g1(GROTH16_BACKEND_CPU.ctx, out, b, s, n, threads);
+}
+
+static cuzk_status sim_msm_g2(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s,
+                              size_t n, int threads)
+{
+    (void)ctx;
+    return GROTH16_BACKEND_CPU.msm_g2(GROTH16_BACKEND_CPU.ctx, out, b, s, n, threads);
+}
+
+static cuzk_status sim_backend_new(void *ctx, int device, groth16_backend_t **out,
+                                   cuzk_error_t *err)
+{
+    engine_sim_t *s = ctx;
+    *out = NULL;
+    pthread_mutex_lock(&s->mu);
+    int fail = s->fail_backend_new > 0;
+    if (fail)
+        s->fail_backend_new--;
+    pthread_mutex_unlock(&s->mu);
+    if (fail)
+        return cuzk_error_set(err, CUZK_ERR_CUDA, "sim device %d: injected backend_new failure",
+                              device);
+    sim_backend_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "sim device %d: no memory for a backend",
+                              device);
+    b->be = (groth16_backend_t){"sim", b, sim_h_scalars, sim_msm_g1, sim_msm_g2, NULL};
+    b->sim = s;
+    pthread_mutex_lock(&s->mu);
+    s->st.backends++;
+    s->st.live++;
+    pthread_mutex_unlock(&s->mu);
+    *out = &b->be;
+    return CUZK_OK;
+}
+
+static void sim_backend_free(void *ctx, groth16_backend_t *be)
+{
+    engine_sim_t *s = ctx;
+    if (!be)
+        return;
+    pthread_mutex_lock(&s->mu);
+    s->st.live--;
+    pthread_mutex_unlock(&s->mu);
+    free(be->ctx);
+}
+
+static void sim_evict(void *ctx, groth16_backend_t *be)
+{
+    engine_sim_t *s = ctx;
+    (void)be;
+    pthread_mutex_lock(&s->mu);
+    s->st.evicts++;
+    pthread_mutex_unlock(&s->mu);
+}
+
+static cuzk_status sim_plan(void *ctx, const groth16_pk_t *pk, const circuit_t *c, size_t budget,
+                            size_t *resident, size_t *scratch, cuzk_error_t *err)
+{
+    engine_sim_t *s = ctx;
+    (void)c;
+    pthread_mutex_lock(&s->mu);
+    s->st.plans++;
+    int fail = s->fail_plan;
+    engine_sim_config_t cfg = s->cfg;
+    pthread_mutex_unlock(&s->mu);
+    size_t m = (size_t)1 << pk->log_m;
+    *resident = cfg.resident_base + cfg.resident_per_row * m;
+    *scratch = cfg.scratch_base + cfg.scratch_per_row * m;
+    if (fail)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "sim plan: injected out of device memory");
+    if (*resident + *scratch <= budget)
+        return CUZK_OK;
+    *resident = 0;
+    *scratch += cfg.stream_per_row * m;
+    if (*scratch > budget)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                              "sim plan: 2^%u rows need %zu scratch bytes even streaming, budget "
+                              "%zu",
+                              pk->log_m, *scratch, budget);
+    return CUZK_OK;
+}
+
+cuzk_status engine_sim_new(engine_sim_t **out, const engine_sim_config_t *cfg, cuzk_error_t *err)
+{
+    if (!out || !cfg)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "engine_sim_new: NULL argument");
+    *out = NULL;
+    engine_sim_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_sim_new: no memory");
+    if (pthread_mutex_init(&s->mu, NULL) != 0) {
+        free(s);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_sim_new: cannot create a mutex");
+    }
+    s->cfg = *cfg;
+    *out = s;
+    return CUZK_OK;
+}
+
+void engine_sim_free(engine_sim_t *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, size_t capacity,
+                       int workers)
+{
+    *out = (engine_device_t){.name = name,
+                             .vram_capacity = capacity,
+                             .workers = workers,
+                             .ctx = s,
+                             .backend_new = sim_backend_new,
+                             .backend_free = sim_backend_free,
+                             .plan = sim_plan,
+                             .evict = sim_evict};
+}
+
+void engine_sim_fail_prove(engine_sim_t *s, uint64_t nth)
+{
+    pthread_mutex_lock(&s->mu);
+    s->fail_prove_in = nth;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void engine_sim_fail_plan(engine_sim_t *s, int armed)
+{
+    pthread_mutex_lock(&s->mu);
+    s->fail_plan = armed;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void engine_sim_fail_backend_new(engine_sim_t *s, unsigned count)
+{
+    pthread_mutex_lock(&s->mu);
+    s->fail_backend_new = count;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void engine_sim_set_delay(engine_sim_t *s, unsigned delay_us)
+{
+    pthread_mutex_lock(&s->mu);
+    s->cfg.delay_us = delay_us;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void engine_sim_stats(const engine_sim_t *cs, engine_sim_stats_t *out)
+{
+    engine_sim_t *s = (engine_sim_t *)cs; /* only the mutex is written */
+    pthread_mutex_lock(&s->mu);
+    *out = s->st;
+    pthread_mutex_unlock(&s->mu);
+}

@@ -1,0 +1,1568 @@
+/* Proving engine tests (include/cuzk/engine.h), CPU only, on simulated
+ * devices (include/cuzk/engine_sim.h).
+ *
+ * Fixtures: random satisfiable circuits of 2^6 and 2^10 rows (the shape of
+ * `cuzk bench prove`: seeds, products, then the input rows) with INSECURE
+ * test keys from groth16_setup, in both conventions; more witnesses of the
+ * same circuit by re-drawing its seed wires and re-evaluating the rows.
+ *
+ * Covered: proofs of snarkjs and bellperson jobs equal the CPU prover's for
+ * fixed r, s byte for byte (witnesses as .wtns bytes and as fr_t arrays);
+ * multi-partition jobs assembled in order; CRITICAL overtaking queued
+ * NORMAL work; LOW finishing under a HIGH flood thanks to aging (and last
+ * without it); idempotent request ids; reserved kinds and bad specs refused;
+ * cancellation of queued jobs, of a job waiting in the ledger and of a
+ * proving job (no reservation left); await timeouts; failure injection at
+ * every stage (plan, backend_new, prove with and without a retry on another
+ * device, corrupt .wtns, a witness breaking constraint N, a key without a
+ * check) with the engine serving a good job afterwards; key residency (LRU
+ * eviction, keys in use kept, streaming, preload/evict, preference for the
+ * device holding the key); the predecessor's two-worker scenario; events for
+ * every stage; a stress run on three devices under a watchdog.
+ * Rerun with CUZK_TEST_SEED=<seed>; CUZK_TEST_ITERS scales the stress run. */
+#include "test_util.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/encode.h"
+#include "cuzk/engine.h"
+#include "cuzk/engine_sim.h"
+#include "cuzk/setup.h"
+
+#define KIB ((size_t)1024)
+#define MS 1000000ull
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000u, .tv_nsec = (long)(ms % 1000u) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* ---- circuits and witnesses ---- */
+
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rand_fr(fr_t *out, uint64_t *s)
+{
+    uint64_t l[FR_LIMBS];
+    for (int i = 0; i < FR_LIMBS; i++)
+        l[i] = next_rand(s);
+    l[FR_LIMBS - 1] &= 0x0fffffffffffffffULL;
+    fr_from_limbs(out, l);
+}
+
+/* 90% bits, 10% random: most witness values 0 or 1, as in Filecoin. */
+static void rand_seed_value(fr_t *out, uint64_t *s)
+{
+    uint64_t r = next_rand(s) % 10;
+    if (r < 9)
+        *out = r < 5 ? FR_ZERO : FR_ONE;
+    else
+        rand_fr(out, s);
+}
+
+typedef struct shape {
+    uint32_t n_in, seeds, rows; /* rows: the product rows before the input rows */
+} shape_t;
+
+static shape_t shape_of(unsigned log_m)
+{
+    uint32_t m = 1u << log_m, n_in = 2;
+    uint32_t rows = m - n_in;
+    return (shape_t){n_in, rows / 8 + 2, rows};
+}
+
+/* A random circuit of exactly 2^log_m rows and a witness (bench_prove.c's
+ * make_circuit): row i multiplies one or two earlier variables by another
+ * into variable n_in + seeds + i; then the input rows A = w_k. */
+static void make_circuit(circuit_t *c, fr_t **w_out, unsigned log_m, uint64_t seed)
+{
+    shape_t sh = shape_of(log_m);
+    uint32_t n_vars = sh.n_in + sh.seeds + sh.rows;
+    fr_t *w = malloc((size_t)n_vars * sizeof *w);
+    circuit_builder_t *b = circuit_builder_new(1u << log_m, n_vars, 1);
+    assert_non_null(w);
+    assert_non_null(b);
+    uint64_t s = seed;
+    w[0] = FR_ONE;
+    for (uint32_t j = sh.n_in; j < sh.n_in + sh.seeds; j++)
+        rand_seed_value(&w[j], &s);
+    for (uint32_t i = 0; i < sh.rows; i++) {
+        uint32_t avail = sh.seeds + i, out = sh.n_in + avail;
+        uint32_t x = sh.n_in + (uint32_t)(next_rand(&s) % avail);
+        uint32_t y = sh.n_in + (uint32_t)(next_rand(&s) % avail);
+        uint32_t z = sh.n_in + (uint32_t)(next_rand(&s) % avail);
+        fr_t a = w[x];
+        assert_int_equal(circuit_builder_add(b, CIRCUIT_A, i, x, &FR_ONE, NULL), CUZK_OK);
+        if (i % 2) {
+            fr_add(&a, &a, &w[z]);
+            assert_int_equal(circuit_builder_add(b, CIRCUIT_A, i, z, &FR_ONE, NULL), CUZK_OK);
+        }
+        assert_int_equal(circuit_builder_add(b, CIRCUIT_B, i, y, &FR_ONE, NULL), CUZK_OK);
+        assert_int_equal(circuit_builder_add(b, CIRCUIT_C, i, out, &FR_ONE, NULL), CUZK_OK);
+        fr_mul(&w[out], &a, &w[y]);
+    }
+    w[1] = w[n_vars - 1];
+    for (uint32_t k = 0; k < sh.n_in; k++)
+        assert_int_equal(circuit_builder_add(b, CIRCUIT_A, sh.rows + k, k, &FR_ONE, NULL), CUZK_OK);
+    assert_int_equal(circuit_builder_finish(c, b, NULL), CUZK_OK);
+    *w_out = w;
+}
+
+static void eval_row(fr_t *out, const circuit_t *c, circuit_matrix m, uint32_t row, const fr_t *w)
+{
+    const circuit_csr_t *M = &c->m[m];
+    *out = FR_ZERO;
+    for (uint64_t e = M->row_ptr[row]; e < M->row_ptr[row + 1]; e++) {
+        fr_t t;
+        fr_mul(&t, &c->dict[M->coef[e]], &w[M->col[e]]);
+        fr_add(out, out, &t);
+    }
+}
+
+/* Another satisfying witness of c: new seed values, rows re-evaluated. */
+static fr_t *witness_variant(const circuit_t *c, unsigned log_m, uint64_t seed)
+{
+    shape_t sh = shape_of(log_m);
+    fr_t *w = calloc(c->n_vars, sizeof *w);
+    assert_non_null(w);
+    uint64_t s = seed;
+    w[0] = FR_ONE;
+    for (uint32_t j = sh.n_in; j < sh.n_in + sh.seeds; j++)
+        rand_seed_value(&w[j], &s);
+    for (uint32_t i = 0; i < sh.rows; i++) {
+        fr_t a, b;
+        eval_row(&a, c, CIRCUIT_A, i, w);
+        eval_row(&b, c, CIRCUIT_B, i, w);
+        fr_mul(&w[sh.n_in + sh.seeds + i], &a, &b);
+    }
+    w[1] = w[c->n_vars - 1];
+    uint32_t bad = 0;
+    assert_int_equal(circuit_check(&bad, c, w, 1), CUZK_OK);
+    assert_int_equal(bad, UINT32_MAX);
+    return w;
+}
+
+/* A .wtns (version 2) file image of w. */
+static uint8_t *wtns_bytes(const fr_t *w, uint32_t n, size_t *len)
+{
+    size_t size = 12 + (12 + 40) + (12 + (size_t)n * 32);
+    uint8_t *p = calloc(1, size), *q = p;
+    assert_non_null(p);
+#define PUT32(v)                                                                                   \
+    (q[0] = (uint8_t)(v), q[1] = (uint8_t)((v) >> 8), q[2] = (uint8_t)((v) >> 16),                 \
+     q[3] = (uint8_t)((v) >> 24), q += 4)
+#define PUT64(v) (PUT32((uint32_t)(v)), PUT32((uint32_t)((uint64_t)(v) >> 32)))
+    memcpy(q, "wtns", 4);
+    q += 4;
+    PUT32(2u);
+    PUT32(2u);
+    PUT32(1u);
+    PUT64(40u);
+    PUT32(32u);
+    for (int i = 0; i < FR_LIMBS; i++)
+        PUT64(FR_MODULUS[i]);
+    PUT32(n);
+    PUT32(2u);
+    PUT64((uint64_t)n * 32);
+    for (uint32_t i = 0; i < n; i++, q += 32)
+        fr_to_le(q, &w[i]);
+#undef PUT32
+#undef PUT64
+    *len = size;
+    return p;
+}
+
+typedef struct fixture {
+    unsigned log_m;
+    circuit_t c;
+    fr_t *w;
+    groth16_key_t key;
+    groth16_pk_t pk;
+} fixture_t;
+
+static fixture_t g_bp, g_sj, g_bp10, g_bp2;
+
+static void fixture_make(fixture_t *f, groth16_convention conv, unsigned log_m, uint64_t seed)
+{
+    memset(f, 0, sizeof *f);
+    f->log_m = log_m;
+    make_circuit(&f->c, &f->w, log_m, seed);
+    cuzk_error_t err = {0};
+    assert_int_equal(groth16_setup(&f->key, &f->c, conv, seed + 1, 1, &err), CUZK_OK);
+    groth16_key_pk(&f->pk, &f->key);
+}
+
+static void fixture_free(fixture_t *f)
+{
+    groth16_key_free(&f->key);
+    circuit_free(&f->c);
+    free(f->w);
+}
+
+static void proof_bytes(uint8_t out[192], const groth16_proof_t *p)
+{
+    g1_compress(out, &p->a);
+    g2_compress(out + 48, &p->b);
+    g1_compress(out + 144, &p->c);
+}
+
+/* The CPU prover's proof, directly. */
+static void reference_proof(uint8_t out[192], const fixture_t *f, const fr_t *w, const fr_t *r,
+                            const fr_t *s)
+{
+    groth16_proof_t p;
+    groth16_prove_opts_t opts = {.threads = 1};
+    cuzk_error_t err = {0};
+    assert_int_equal(groth16_prove(&p, &f->pk, &f->c, w, r, s, &GROTH16_BACKEND_CPU, &opts, &err),
+                     CUZK_OK);
+    proof_bytes(out, &p);
+}
+
+/* ---- a watchdog: fails the whole run if a test body hangs ---- */
+
+typedef struct watchdog {
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done, seconds;
+    const char *what;
+    engine_t *e;
+} watchdog_t;
+
+static void *watchdog_run(void *arg)
+{
+    watchdog_t *wd = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += wd->seconds;
+    pthread_mutex_lock(&wd->mu);
+    while (!wd->done)
+        if (pthread_cond_timedwait(&wd->cv, &wd->mu, &until) != 0)
+            break;
+    int done = wd->done;
+    pthread_mutex_unlock(&wd->mu);
+    if (done)
+        return NULL;
+    fprintf(stderr, "test_engine: %s: watchdog: not finished after %d s (wedged?)\n", wd->what,
+            wd->seconds);
+    if (wd->e) {
+        engine_stats_t st;
+        engine_stats(wd->e, &st);
+        fprintf(stderr, "  witness queue %u %u %u %u, ready %u %u %u %u, witnessing %u\n",
+                st.witness_queue[0], st.witness_queue[1], st.witness_queue[2], st.witness_queue[3],
+                st.ready_queue[0], st.ready_queue[1], st.ready_queue[2], st.ready_queue[3],
+                st.witnessing);
+        for (unsigned d = 0; d < st.n_devices; d++)
+            fprintf(stderr, "  device %s: busy %u/%u reserved %zu persistent %zu waiters %u\n",
+                    st.devices[d].name, st.devices[d].busy_workers, st.devices[d].workers,
+                    st.devices[d].ledger.reserved, st.devices[d].ledger.persistent,
+                    st.devices[d].ledger.waiters);
+    }
+    fflush(stderr);
+    _exit(1); /* cmocka cannot fail a test from another thread */
+}
+
+static void watchdog_start(watchdog_t *wd, const char *what, int seconds, engine_t *e)
+{
+    *wd = (watchdog_t){.seconds = seconds, .what = what, .e = e};
+    pthread_mutex_init(&wd->mu, NULL);
+    pthread_cond_init(&wd->cv, NULL);
+    assert_int_equal(pthread_create(&wd->tid, NULL, watchdog_run, wd), 0);
+}
+
+static void watchdog_stop(watchdog_t *wd)
+{
+    pthread_mutex_lock(&wd->mu);
+    wd->done = 1;
+    pthread_cond_signal(&wd->cv);
+    pthread_mutex_unlock(&wd->mu);
+    pthread_join(wd->tid, NULL);
+    pthread_mutex_destroy(&wd->mu);
+    pthread_cond_destroy(&wd->cv);
+}
+
+/* ---- events ---- */
+
+typedef struct evlog {
+    pthread_mutex_t mu;
+    engine_event_t *ev;
+    size_t n, cap;
+} evlog_t;
+
+static void on_event(void *ctx, const engine_event_t *ev)
+{
+    evlog_t *l = ctx;
+    pthread_mutex_lock(&l->mu);
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        engine_event_t *p = realloc(l->ev, cap * sizeof *p);
+        if (p) {
+            l->ev = p;
+            l->cap = cap;
+        }
+    }
+    if (l->n < l->cap)
+        l->ev[l->n++] = *ev;
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* Every stage of a DONE job was reported: a witness, an admit and a prove
+ * per partition (the last two on a device), one verify. */
+static void check_events(evlog_t *l, engine_job_id_t id, size_t parts)
+{
+    unsigned wit = 0, adm = 0, prv = 0, ver = 0;
+    pthread_mutex_lock(&l->mu);
+    for (size_t i = 0; i < l->n; i++) {
+        const engine_event_t *ev = &l->ev[i];
+        if (ev->job != id)
+            continue;
+        assert_true(ev->start_ns <= ev->end_ns);
+        assert_string_equal(ev->stage_name, engine_stage_str(ev->stage));
+        if (ev->status != CUZK_OK)
+            continue;
+        switch (ev->stage) {
+        case ENGINE_STAGE_WITNESS:
+            assert_int_equal(ev->device, -1);
+            assert_in_range(ev->partition, 0, parts - 1);
+            wit++;
+            break;
+        case ENGINE_STAGE_ADMIT:
+            assert_true(ev->device >= 0);
+            adm++;
+            break;
+        case ENGINE_STAGE_PROVE:
+            assert_true(ev->device >= 0);
+            prv++;
+            break;
+        case ENGINE_STAGE_VERIFY:
+            assert_int_equal(ev->device, -1);
+            assert_int_equal(ev->partition, -1);
+            ver++;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&l->mu);
+    assert_int_equal(wit, parts);
+    assert_true(adm >= parts);
+    assert_int_equal(prv, parts);
+    assert_int_equal(ver, 1);
+}
+
+/* ---- a rig: an engine over simulated devices ---- */
+
+#define MAX_DEV 3
+
+static int g_key_destroyed;
+
+static void key_destroyed(void *ctx)
+{
+    (void)ctx;
+    __atomic_add_fetch(&g_key_destroyed, 1, __ATOMIC_SEQ_CST);
+}
+
+typedef struct rig {
+    engine_t *e;
+    int n;
+    engine_sim_t *sim[MAX_DEV];
+    engine_device_t dev[MAX_DEV];
+    engine_config_t cfg;
+    evlog_t log;
+    engine_key_t *kbp, *ksj, *kbp10;
+} rig_t;
+
+static const engine_sim_config_t SIM_DEFAULT = {
+    .resident_per_row = 1024, .scratch_per_row = 1024, .stream_per_row = 512};
+
+/* n devices of caps[i] bytes and workers[i] workers; adjust r->cfg and the
+ * sims before rig_start. */
+static void rig_init(rig_t *r, int n, const size_t *caps, const int *workers,
+                     const engine_sim_config_t *sc)
+{
+    static const char *const names[MAX_DEV] = {"sim0", "sim1", "sim2"};
+    memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->log.mu, NULL);
+    r->n = n;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(engine_sim_new(&r->sim[i], sc ? sc : &SIM_DEFAULT, NULL), CUZK_OK);
+        engine_sim_device(&r->dev[i], r->sim[i], names[i], caps[i], workers[i]);
+    }
+    engine_config_default(&r->cfg);
+    r->cfg.devices = r->dev;
+    r->cfg.n_devices = (unsigned)n;
+    r->cfg.prove_threads = 1;
+    r->cfg.witness_threads = 2;
+    r->cfg.on_event = on_event;
+    r->cfg.event_ctx = &r->log;
+}
+
+static engine_key_t *rig_key(rig_t *r, const fixture_t *f, const char *name, int check)
+{
+    engine_key_spec_t ks = {.name = name,
+                            .pk = &f->pk,
+                            .circuit = &f->c,
+                            .check = check ? &f->c : NULL,
+                            .destroy = key_destroyed};
+    engine_key_t *k = NULL;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_key_register(r->e, &k, &ks, &err), CUZK_OK);
+    return k;
+}
+
+static void rig_start(rig_t *r)
+{
+    cuzk_error_t err = {0};
+    if (engine_new(&r->e, &r->cfg, &err) != CUZK_OK)
+        fail_msg("engine_new: %s", err.msg);
+    r->kbp = rig_key(r, &g_bp, "bp6", 1);
+    r->ksj = rig_key(r, &g_sj, "sj6", 1);
+    r->kbp10 = rig_key(r, &g_bp10, "bp10", 1);
+}
+
+/* No stage reservation left anywhere: reserved == persistent, no waiter. */
+static void rig_check_ledgers(rig_t *r)
+{
+    engine_stats_t st;
+    engine_stats(r->e, &st);
+    assert_int_equal(st.n_devices, (unsigned)r->n);
+    for (int d = 0; d < r->n; d++) {
+        assert_int_equal(st.devices[d].ledger.reserved, st.devices[d].ledger.persistent);
+        assert_int_equal(st.devices[d].ledger.waiters, 0);
+        assert_int_equal(st.devices[d].busy_workers, 0);
+    }
+}
+
+static void rig_stop(rig_t *r)
+{
+    rig_check_ledgers(r);
+    int before = __atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST);
+    engine_key_release(r->e, r->kbp);
+    engine_key_release(r->e, r->ksj);
+    engine_key_release(r->e, r->kbp10);
+    engine_destroy(r->e);
+    /* three keys, each destroyed exactly once (by release or destroy) */
+    assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) - before, 3);
+    for (int i = 0; i < r->n; i++) {
+        engine_sim_stats_t ss;
+        engine_sim_stats(r->sim[i], &ss);
+        assert_int_equal(ss.live, 0); /* every backend freed */
+        engine_sim_free(r->sim[i]);
+    }
+    free(r->log.ev);
+    pthread_mutex_destroy(&r->log.mu);
+}
+
+typedef struct job_in {
+    engine_kind kind;
+    engine_key_t *key;
+    cuzk_priority prio;
+    const fr_t *ws[8];
+    size_t n;
+    int as_wtns;
+    int fixed;
+    fr_t r, s;
+    const char *request_id;
+} job_in_t;
+
+static cuzk_status submit_job(rig_t *r, engine_job_id_t *id, const job_in_t *in, const fixture_t *f,
+                              cuzk_error_t *err)
+{
+    engine_witness_t wit[8];
+    uint8_t *bytes[8] = {0};
+    for (size_t i = 0; i < in->n; i++) {
+        if (in->as_wtns) {
+            size_t len = 0;
+            bytes[i] = wtns_bytes(in->ws[i], f->pk.n_vars, &len);
+            wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_WTNS, .wtns = bytes[i], .size = len};
+        } else {
+            wit[i] =
+                (engine_witness_t){.form = ENGINE_WITNESS_FR, .w = in->ws[i], .n = f->pk.n_vars};
+        }
+    }
+    engine_job_spec_t spec = {.kind = in->kind,
+                              .priority = in->prio,
+                              .request_id = in->request_id,
+                              .key = in->key,
+                              .witnesses = wit,
+                              .n_partitions = in->n,
+                              .fixed_rs = in->fixed,
+                              .r = in->r,
+                              .s = in->s};
+    cuzk_status st = engine_submit(r->e, id, &spec, err);
+    for (size_t i = 0; i < in->n; i++)
+        free(bytes[i]); /* copied at submit */
+    return st;
+}
+
+/* A one-partition bellperson job with the fixture's witness. */
+static engine_job_id_t submit_simple(rig_t *r, cuzk_priority prio)
+{
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON, .key = r->kbp, .prio = prio, .n = 1};
+    in.ws[0] = g_bp.w;
+    engine_job_id_t id = 0;
+    cuzk_error_t err = {0};
+    if (submit_job(r, &id, &in, &g_bp, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    return id;
+}
+
+static void await_ok(rig_t *r, engine_job_id_t id, engine_result_t *res)
+{
+    cuzk_error_t err = {0};
+    cuzk_status st = engine_await(r->e, id, 60000, res, &err);
+    if (st != CUZK_OK)
+        fail_msg("job %llu: %s: %s", (unsigned long long)id, cuzk_status_str(st), err.msg);
+    assert_int_equal(res->state, ENGINE_JOB_DONE);
+}
+
+/* A good job still goes through. */
+static void good_job(rig_t *r)
+{
+    engine_result_t res;
+    await_ok(r, submit_simple(r, CUZK_PRIO_NORMAL), &res);
+    engine_result_free(&res);
+}
+
+static void wait_state(rig_t *r, engine_job_id_t id, engine_job_state want)
+{
+    for (int i = 0; i < 10000; i++) {
+        engine_job_info_t info;
+        assert_int_equal(engine_job_status(r->e, &info, id, NULL), CUZK_OK);
+        if (info.state == want)
+            return;
+        sleep_ms(1);
+    }
+    fail_msg("job %llu never reached state %s", (unsigned long long)id, engine_job_state_str(want));
+}
+
+static void wait_proves(engine_sim_t *s, uint64_t n)
+{
+    for (int i = 0; i < 10000; i++) {
+        engine_sim_stats_t ss;
+        engine_sim_stats(s, &ss);
+        if (ss.proves >= n)
+            return;
+        sleep_ms(1);
+    }
+    fail_msg("the simulated device never started %llu proofs", (unsigned long long)n);
+}
+
+/* Every worker started and waiting for work. */
+static void wait_idle(rig_t *r)
+{
+    for (int i = 0; i < 5000; i++) {
+        engine_stats_t st;
+        engine_stats(r->e, &st);
+        int all = 1;
+        for (int d = 0; d < r->n; d++)
+            all &= st.devices[d].idle_workers == st.devices[d].workers;
+        if (all)
+            return;
+        sleep_ms(1);
+    }
+    fail_msg("workers never all idle");
+}
+
+static const size_t CAP_BIG[MAX_DEV] = {4096 * KIB, 4096 * KIB, 4096 * KIB};
+static const int ONE_WORKER[MAX_DEV] = {1, 1, 1};
+static const int TWO_WORKERS[MAX_DEV] = {2, 2, 2};
+
+/* ---- tests ---- */
+
+/* Both conventions, both witness forms, 2^6 and 2^10: the engine's proofs
+ * are the CPU prover's byte for byte, and every stage was reported. */
+static void test_matches_cpu(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(&r);
+    uint64_t seed = tu_rand64();
+    fr_t rr, ss;
+    rand_fr(&rr, &seed);
+    rand_fr(&ss, &seed);
+    struct {
+        const fixture_t *f;
+        engine_key_t *k;
+        engine_kind kind;
+        int as_wtns;
+    } cases[] = {
+        {&g_sj, r.ksj, ENGINE_KIND_SNARKJS, 1},        {&g_sj, r.ksj, ENGINE_KIND_SNARKJS, 0},
+        {&g_bp, r.kbp, ENGINE_KIND_BELLPERSON, 0},     {&g_bp, r.kbp, ENGINE_KIND_BELLPERSON, 1},
+        {&g_bp10, r.kbp10, ENGINE_KIND_BELLPERSON, 1},
+    };
+    enum { NC = sizeof cases / sizeof cases[0] };
+    engine_job_id_t ids[NC];
+    for (int i = 0; i < NC; i++) {
+        job_in_t in = {.kind = cases[i].kind,
+                       .key = cases[i].k,
+                       .prio = CUZK_PRIO_NORMAL,
+                       .n = 1,
+                       .as_wtns = cases[i].as_wtns,
+                       .fixed = 1,
+                       .r = rr,
+                       .s = ss};
+        in.ws[0] = cases[i].f->w;
+        cuzk_error_t err = {0};
+        assert_int_equal(submit_job(&r, &ids[i], &in, cases[i].f, &err), CUZK_OK);
+        assert_true(ids[i] > 0);
+    }
+    for (int i = 0; i < NC; i++) {
+        const fixture_t *f = cases[i].f;
+        engine_result_t res;
+        await_ok(&r, ids[i], &res);
+        assert_int_equal(res.n_partitions, 1);
+        assert_int_equal(res.kind, cases[i].kind);
+        assert_int_equal(res.n_public, f->pk.n_public);
+        assert_true(fr_equal(&res.public_inputs[0], &f->w[1]));
+        uint8_t got[192], want[192];
+        proof_bytes(got, &res.proofs[0]);
+        reference_proof(want, f, f->w, &rr, &ss);
+        assert_memory_equal(got, want, 192);
+        int valid = 0;
+        assert_int_equal(groth16_verify(&valid, &f->pk.vk, &res.proofs[0], res.public_inputs,
+                                        res.n_public, NULL),
+                         CUZK_OK);
+        assert_true(valid);
+        assert_int_equal(res.timings[0].device, 0);
+        assert_int_equal(res.timings[0].attempts, 1);
+        assert_int_equal(res.timings[0].streamed, 0);
+        assert_true(res.done_ns >= res.submit_ns);
+        check_events(&r.log, ids[i], 1);
+        engine_result_free(&res);
+        /* await again: still retained, same answer */
+        assert_int_equal(engine_await(r.e, ids[i], 0, &res, NULL), CUZK_OK);
+        engine_result_free(&res);
+    }
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.kinds[ENGINE_KIND_SNARKJS].done, 2);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].done, 3);
+    assert_int_equal(st.devices[0].proofs, NC);
+    assert_int_equal(st.devices[0].resident_keys, 3);
+    rig_stop(&r);
+}
+
+/* Partitions of one job run on two devices and come back in order. */
+static void test_multi_partition(void **state)
+{
+    (void)state;
+    static const size_t caps[2] = {4096 * KIB, 512 * KIB};
+    rig_t r;
+    rig_init(&r, 2, caps, TWO_WORKERS, NULL);
+    rig_start(&r);
+    enum { P = 5 };
+    fr_t *ws[P];
+    uint64_t seed = tu_rand64();
+    for (int i = 0; i < P; i++)
+        ws[i] = witness_variant(&g_bp.c, g_bp.log_m, seed + (uint64_t)i);
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
+                   .key = r.kbp,
+                   .prio = CUZK_PRIO_NORMAL,
+                   .n = P,
+                   .as_wtns = 1,
+                   .fixed = 1};
+    rand_fr(&in.r, &seed);
+    rand_fr(&in.s, &seed);
+    for (int i = 0; i < P; i++)
+        in.ws[i] = ws[i];
+    engine_job_id_t id;
+    assert_int_equal(submit_job(&r, &id, &in, &g_bp, NULL), CUZK_OK);
+    engine_result_t res;
+    await_ok(&r, id, &res);
+    assert_int_equal(res.n_partitions, P);
+    for (int i = 0; i < P; i++) {
+        uint8_t got[192], want[192];
+        proof_bytes(got, &res.proofs[i]);
+        reference_proof(want, &g_bp, ws[i], &in.r, &in.s);
+        assert_memory_equal(got, want, 192);
+        assert_true(fr_equal(&res.public_inputs[i * res.n_public], &ws[i][1]));
+        assert_in_range(res.timings[i].device, 0, 1);
+    }
+    int valid = 0;
+    assert_int_equal(
+        groth16_verify_batch(&valid, &g_bp.pk.vk, res.proofs, P, res.public_inputs, NULL), CUZK_OK);
+    assert_true(valid);
+    check_events(&r.log, id, P);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_status(r.e, &info, id, NULL), CUZK_OK);
+    assert_int_equal(info.state, ENGINE_JOB_DONE);
+    assert_int_equal(info.partitions_done, P);
+    assert_int_equal(info.partitions_witnessed, P);
+    assert_true(info.settled);
+    engine_result_free(&res);
+    for (int i = 0; i < P; i++)
+        free(ws[i]);
+    rig_stop(&r);
+}
+
+/* One worker, a slow device: a CRITICAL job submitted behind a dozen NORMAL
+ * ones overtakes those still queued. */
+static void test_priority_critical(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r.cfg.ready_max = 2;
+    engine_sim_set_delay(r.sim[0], 30000);
+    rig_start(&r);
+    engine_job_id_t normal[N];
+    for (int i = 0; i < N; i++)
+        normal[i] = submit_simple(&r, CUZK_PRIO_NORMAL);
+    wait_proves(r.sim[0], 1);
+    engine_job_id_t crit = submit_simple(&r, CUZK_PRIO_CRITICAL);
+    engine_result_t cres;
+    await_ok(&r, crit, &cres);
+    unsigned before = 0;
+    for (int i = 0; i < N; i++) {
+        engine_result_t res;
+        await_ok(&r, normal[i], &res);
+        before += res.done_ns < cres.done_ns;
+        engine_result_free(&res);
+    }
+    printf("test_engine: CRITICAL finished after %u of %d queued NORMAL jobs\n", before, N);
+    /* at most: the one proving, the ready ones, one more at the boundary */
+    assert_true(before <= 4);
+    engine_result_free(&cres);
+    rig_stop(&r);
+}
+
+/* LOW under a flood of HIGH: with aging it finishes well before the flood;
+ * without it, last. Returns how many HIGH jobs finished after it. */
+static unsigned low_under_flood(uint64_t aging_ns)
+{
+    enum { N = 30 };
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r.cfg.ready_max = 2;
+    r.cfg.aging_ns = aging_ns;
+    engine_sim_set_delay(r.sim[0], 10000);
+    rig_start(&r);
+    engine_job_id_t high[N];
+    for (int i = 0; i < N / 2; i++)
+        high[i] = submit_simple(&r, CUZK_PRIO_HIGH);
+    engine_job_id_t low = submit_simple(&r, CUZK_PRIO_LOW);
+    for (int i = N / 2; i < N; i++)
+        high[i] = submit_simple(&r, CUZK_PRIO_HIGH);
+    engine_result_t lres;
+    await_ok(&r, low, &lres);
+    unsigned after = 0;
+    for (int i = 0; i < N; i++) {
+        engine_result_t res;
+        await_ok(&r, high[i], &res);
+        after += res.done_ns > lres.done_ns;
+        engine_result_free(&res);
+    }
+    engine_result_free(&lres);
+    rig_stop(&r);
+    return after;
+}
+
+static void test_priority_aging(void **state)
+{
+    (void)state;
+    unsigned with = low_under_flood(25 * MS);
+    unsigned without = low_under_flood(0);
+    printf("test_engine: LOW under 30 HIGH: %u HIGH after it with aging, %u without\n", with,
+           without);
+    assert_true(with >= 8);
+    assert_int_equal(without, 0);
+}
+
+static void test_request_id(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    rig_start(&r);
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
+                   .key = r.kbp,
+                   .prio = CUZK_PRIO_NORMAL,
+                   .n = 1,
+                   .request_id = "sector-42"};
+    in.ws[0] = g_bp.w;
+    engine_job_id_t a = 0, b = 0, c = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(submit_job(&r, &a, &in, &g_bp, &err), CUZK_OK);
+    assert_int_equal(submit_job(&r, &b, &in, &g_bp, &err), CUZK_OK);
+    assert_int_equal(a, b);
+    in.prio = CUZK_PRIO_HIGH; /* another spec under the same id */
+    assert_int_equal(submit_job(&r, &c, &in, &g_bp, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "sector-42"));
+    assert_int_equal(c, 0);
+    in.prio = CUZK_PRIO_NORMAL;
+    fr_t *w2 = witness_variant(&g_bp.c, g_bp.log_m, 5);
+    in.ws[0] = w2; /* another witness */
+    assert_int_equal(submit_job(&r, &c, &in, &g_bp, &err), CUZK_ERR_ARG);
+    in.ws[0] = g_bp.w;
+    engine_result_t res;
+    await_ok(&r, a, &res);
+    engine_result_free(&res);
+    /* after completion the id still maps to the same job */
+    assert_int_equal(submit_job(&r, &b, &in, &g_bp, &err), CUZK_OK);
+    assert_int_equal(a, b);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].submitted, 1);
+    assert_int_equal(st.devices[0].proofs, 1);
+    /* forgotten, it is new work */
+    assert_int_equal(engine_job_forget(r.e, a, &err), CUZK_OK);
+    assert_int_equal(engine_await(r.e, a, 0, &res, &err), CUZK_ERR_ARG);
+    assert_int_equal(submit_job(&r, &c, &in, &g_bp, &err), CUZK_OK);
+    assert_true(c != a);
+    await_ok(&r, c, &res);
+    engine_result_free(&res);
+    free(w2);
+    rig_stop(&r);
+}
+
+static void test_bad_specs(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    rig_start(&r);
+    cuzk_error_t err = {0};
+    engine_job_id_t id = 99;
+    static const engine_kind reserved[] = {ENGINE_KIND_POREP, ENGINE_KIND_SNAPDEALS,
+                                           ENGINE_KIND_WINDOW_POST, ENGINE_KIND_WINNING_POST};
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        job_in_t in = {.kind = reserved[i], .key = r.kbp, .prio = CUZK_PRIO_CRITICAL, .n = 1};
+        in.ws[0] = g_bp.w;
+        assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_ERR_UNSUPPORTED);
+        assert_non_null(strstr(err.msg, "unsupported proof kind"));
+        assert_int_equal(id, 0);
+    }
+    job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r.ksj, .prio = CUZK_PRIO_NORMAL, .n = 2};
+    in.ws[0] = in.ws[1] = g_sj.w;
+    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG); /* two witnesses */
+    in.n = 1;
+    in.key = r.kbp; /* a snarkjs job with a bellperson key */
+    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_ERR_ARG);
+    in.key = NULL;
+    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+    in.key = r.ksj;
+    in.prio = (cuzk_priority)9;
+    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+    in.prio = CUZK_PRIO_NORMAL;
+    in.kind = (engine_kind)77;
+    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+    /* an fr_t witness of the wrong length */
+    engine_witness_t w = {.form = ENGINE_WITNESS_FR, .w = g_bp.w, .n = g_bp.pk.n_vars - 1};
+    engine_job_spec_t spec = {
+        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .witnesses = &w, .n_partitions = 1};
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_submit(r.e, NULL, &spec, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_await(r.e, 12345, 0, &(engine_result_t){0}, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_cancel(r.e, 12345, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 3, &err), CUZK_ERR_ARG);
+    /* a key whose circuit does not match it */
+    engine_key_spec_t ks = {.pk = &g_bp.pk, .circuit = &g_bp10.c};
+    engine_key_t *k = NULL;
+    assert_int_equal(engine_key_register(r.e, &k, &ks, &err), CUZK_ERR_ARG);
+    assert_null(k);
+    /* configuration bounds */
+    engine_config_t cfg = r.cfg;
+    engine_t *e2 = NULL;
+    cfg.n_devices = 0;
+    assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
+    cfg = r.cfg;
+    cfg.ready_max = 0;
+    assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "ready_max"));
+    assert_null(e2);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    for (int k2 = 0; k2 < ENGINE_KIND_COUNT; k2++)
+        assert_int_equal(st.kinds[k2].submitted, 0);
+    good_job(&r);
+    rig_stop(&r);
+}
+
+/* A queued job is cancelled at once; the others finish. */
+static void test_cancel_queued(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    engine_sim_set_delay(r.sim[0], 400000);
+    rig_start(&r);
+    engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
+    engine_job_id_t b = submit_simple(&r, CUZK_PRIO_NORMAL);
+    engine_job_id_t c = submit_simple(&r, CUZK_PRIO_NORMAL);
+    wait_state(&r, a, ENGINE_JOB_RUNNING);
+    wait_proves(r.sim[0], 1);
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_cancel(r.e, c, &err), CUZK_OK);
+    engine_result_t res;
+    assert_int_equal(engine_await(r.e, c, 5000, &res, &err), CUZK_ERR_CANCELLED);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_false(info.settled); /* C did not wait for the running proof */
+    engine_sim_set_delay(r.sim[0], 0);
+    assert_int_equal(res.state, ENGINE_JOB_CANCELLED);
+    assert_null(res.proofs);
+    assert_int_equal(res.error.code, CUZK_ERR_CANCELLED);
+    engine_result_free(&res);
+    assert_int_equal(engine_cancel(r.e, c, &err), CUZK_OK); /* again: no change */
+    await_ok(&r, a, &res);
+    engine_result_free(&res);
+    await_ok(&r, b, &res);
+    engine_result_free(&res);
+    assert_int_equal(engine_cancel(r.e, a, &err), CUZK_OK); /* done: stays done */
+    assert_int_equal(engine_await(r.e, a, 0, &res, &err), CUZK_OK);
+    engine_result_free(&res);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].cancelled, 1);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].done, 2);
+    engine_sim_stats_t ss;
+    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(ss.proves, 2);
+    rig_stop(&r);
+}
+
+/* One device, two workers, each scratch more than half of what the key
+ * leaves: job B waits in the ledger while A proves. Cancelling B ends its
+ * wait at once; cancelling A lets its proof finish and discards it. */
+static void test_cancel_running(void **state)
+{
+    (void)state;
+    static const size_t caps[1] = {200 * KIB}; /* resident 64 KiB, scratch 80 KiB */
+    engine_sim_config_t sc = SIM_DEFAULT;
+    sc.scratch_per_row = 1280;
+    rig_t r;
+    rig_init(&r, 1, caps, TWO_WORKERS, &sc);
+    engine_sim_set_delay(r.sim[0], 500000);
+    rig_start(&r);
+    engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
+    wait_proves(r.sim[0], 1);
+    engine_job_id_t b = submit_simple(&r, CUZK_PRIO_NORMAL);
+    for (int i = 0;; i++) { /* B queued in the ledger */
+        engine_stats_t st;
+        engine_stats(r.e, &st);
+        if (st.devices[0].ledger.waiters == 1)
+            break;
+        assert_true(i < 5000);
+        sleep_ms(1);
+    }
+    cuzk_error_t err = {0};
+    engine_result_t res;
+    assert_int_equal(engine_cancel(r.e, b, &err), CUZK_OK);
+    assert_int_equal(engine_await(r.e, b, 5000, &res, &err), CUZK_ERR_CANCELLED);
+    engine_result_free(&res);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_int_equal(info.state, ENGINE_JOB_RUNNING); /* B's wait ended before A's proof */
+    assert_int_equal(info.in_flight, 1);
+    assert_int_equal(engine_cancel(r.e, a, &err), CUZK_OK);
+    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_int_equal(info.state, ENGINE_JOB_CANCELLED);
+    assert_int_equal(engine_await(r.e, a, 5000, &res, &err), CUZK_ERR_CANCELLED);
+    assert_int_equal(res.state, ENGINE_JOB_CANCELLED);
+    engine_result_free(&res);
+    rig_check_ledgers(&r); /* nothing leaked: reserved == persistent */
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.devices[0].ledger.persistent, 64 * KIB);
+    engine_sim_stats_t ss;
+    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(ss.proves, 1);
+    engine_sim_set_delay(r.sim[0], 0);
+    good_job(&r);
+    rig_stop(&r);
+}
+
+static void test_await_timeout(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    engine_sim_set_delay(r.sim[0], 500000);
+    rig_start(&r);
+    engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
+    cuzk_error_t err = {0};
+    engine_result_t res;
+    uint64_t t0 = ledger_clock_ns();
+    assert_int_equal(engine_await(r.e, a, 20, &res, &err), CUZK_ERR_TIMEOUT);
+    uint64_t took = ledger_clock_ns() - t0;
+    assert_true(took >= 20 * MS && took < 400 * MS);
+    assert_non_null(strstr(err.msg, "not done after 20 ms"));
+    assert_null(res.proofs);
+    assert_int_equal(engine_await(r.e, a, 0, &res, &err), CUZK_ERR_TIMEOUT);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_false(info.settled);
+    await_ok(&r, a, &res); /* it kept running */
+    engine_result_free(&res);
+    assert_int_equal(engine_drain(r.e, 1000, &err), CUZK_OK);
+    rig_stop(&r);
+}
+
+static void expect_failure(rig_t *r, engine_job_id_t id, cuzk_status code, const char *msg)
+{
+    engine_result_t res;
+    cuzk_error_t err = {0};
+    cuzk_status st = engine_await(r->e, id, 60000, &res, &err);
+    if (st != code || !strstr(err.msg, msg))
+        fail_msg("job %llu: got %s '%s', expected %s '...%s...'", (unsigned long long)id,
+                 cuzk_status_str(st), err.msg, cuzk_status_str(code), msg);
+    assert_int_equal(res.state, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error.msg, msg));
+    assert_null(res.proofs);
+    engine_result_free(&res);
+}
+
+/* plan NOMEM, backend_new failures, with and without retries. */
+static void test_fail_plan_backend(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r.cfg.max_retries = 1;
+    r.cfg.retry = ENGINE_RETRY_ANY_DEVICE;
+    rig_start(&r);
+    engine_sim_fail_plan(r.sim[0], 1);
+    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_NOMEM,
+                   "injected out of device memory");
+    engine_sim_fail_plan(r.sim[0], 0);
+    engine_sim_fail_backend_new(r.sim[0], 2); /* both attempts */
+    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
+                   "partition 0 on device sim0: sim device 0: injected backend_new failure");
+    engine_sim_fail_backend_new(r.sim[0], 1); /* the retry succeeds */
+    engine_result_t res;
+    await_ok(&r, submit_simple(&r, CUZK_PRIO_NORMAL), &res);
+    assert_int_equal(res.timings[0].attempts, 2);
+    engine_result_free(&res);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.devices[0].failures, 5);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].failed, 2);
+    good_job(&r);
+    rig_stop(&r);
+}
+
+/* A failed proof retried on the other device, and not retried. */
+static void test_fail_prove(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 2, CAP_BIG, ONE_WORKER, NULL);
+    r.cfg.max_retries = 1;
+    r.cfg.retry = ENGINE_RETRY_OTHER_DEVICE;
+    rig_start(&r);
+    cuzk_error_t err = {0};
+    /* resident on sim0 only: its idle worker gets the job first */
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    wait_idle(&r);
+    engine_sim_fail_prove(r.sim[0], 1);
+    engine_result_t res;
+    await_ok(&r, submit_simple(&r, CUZK_PRIO_NORMAL), &res);
+    assert_int_equal(res.timings[0].attempts, 2);
+    assert_int_equal(res.timings[0].device, 1);
+    engine_result_free(&res);
+    /* both devices fail it: nowhere left to go */
+    engine_sim_fail_prove(r.sim[0], 1);
+    engine_sim_fail_prove(r.sim[1], 1);
+    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
+                   "injected launch failure");
+    good_job(&r);
+    rig_stop(&r);
+
+    rig_init(&r, 2, CAP_BIG, ONE_WORKER, NULL);
+    r.cfg.max_retries = 0;
+    rig_start(&r);
+    engine_sim_fail_prove(r.sim[0], 1);
+    engine_sim_fail_prove(r.sim[1], 1);
+    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
+                   "injected launch failure");
+    engine_sim_fail_prove(r.sim[0], 0);
+    engine_sim_fail_prove(r.sim[1], 0);
+    good_job(&r);
+    engine_sim_stats_t s0, s1;
+    engine_sim_stats(r.sim[0], &s0);
+    engine_sim_stats(r.sim[1], &s1);
+    assert_int_equal(s0.proves + s1.proves, 2);  /* no retry */
+    assert_true(s0.backends + s1.backends >= 2); /* the failed backend was remade */
+    rig_stop(&r);
+}
+
+/* Witness-stage failures: corrupt .wtns, a broken constraint (named), a
+ * key without a check (caught by verification). */
+static void test_fail_witness(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(&r);
+    cuzk_error_t err = {0};
+    engine_job_id_t id;
+    /* corrupt .wtns bytes */
+    size_t len = 0;
+    uint8_t *bytes = wtns_bytes(g_bp.w, g_bp.pk.n_vars, &len);
+    bytes[0] = 'x';
+    engine_witness_t w = {.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
+    engine_job_spec_t spec = {
+        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .witnesses = &w, .n_partitions = 1};
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_FORMAT, "partition 0");
+    bytes[0] = 'w';
+    w.size = len - 32; /* truncated */
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_FORMAT, "partition 0");
+    free(bytes);
+    /* a witness with another length than the key's */
+    bytes = wtns_bytes(g_bp.w, g_bp.pk.n_vars - 3, &len);
+    w = (engine_witness_t){.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_ARG, "the key expects");
+    free(bytes);
+
+    /* partition 2 of 3 breaks row 17 (its product variable changed) */
+    shape_t sh = shape_of(g_bp.log_m);
+    fr_t *ws[3];
+    for (int i = 0; i < 3; i++)
+        ws[i] = witness_variant(&g_bp.c, g_bp.log_m, 100 + (uint64_t)i);
+    fr_add(&ws[2][sh.n_in + sh.seeds + 17], &ws[2][sh.n_in + sh.seeds + 17], &FR_ONE);
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .prio = CUZK_PRIO_HIGH, .n = 3};
+    for (int i = 0; i < 3; i++)
+        in.ws[i] = ws[i];
+    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_ARG, "partition 2: witness does not satisfy constraint 17");
+    in.as_wtns = 1;
+    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_ARG, "partition 2: witness does not satisfy constraint 17");
+
+    /* without a check the proof is made and fails verification */
+    engine_key_t *nocheck = rig_key(&r, &g_bp, "bp6-nocheck", 0);
+    in.key = nocheck;
+    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_FORMAT, "proof failed verification (partition 2)");
+    ws[2][1] = FR_ZERO; /* wire 0 must be 1; wire 1 is fine to break too */
+    ws[2][0] = FR_ZERO;
+    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_ARG, "partition 2: witness wire 0 is not 1");
+    engine_key_release(r.e, nocheck);
+    assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) > 0, 1);
+    for (int i = 0; i < 3; i++)
+        free(ws[i]);
+    good_job(&r);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].failed, 7);
+    assert_int_equal(st.keys, 3);
+    rig_stop(&r);
+}
+
+/* The predecessor's scenario: one device, two workers, each partition's
+ * scratch more than half the budget the key leaves. Everything finishes,
+ * one proof at a time; with room for two they overlap. */
+static void predecessor(size_t cap, unsigned want_concurrent)
+{
+    engine_sim_config_t sc = SIM_DEFAULT;
+    sc.scratch_per_row = 1280; /* 80 KiB at 2^6, resident 64 KiB */
+    size_t caps[1] = {cap};
+    rig_t r;
+    rig_init(&r, 1, caps, TWO_WORKERS, &sc);
+    engine_sim_set_delay(r.sim[0], 20000);
+    rig_start(&r);
+    enum { N = 8 };
+    engine_job_id_t ids[N];
+    for (int i = 0; i < N; i++)
+        ids[i] = submit_simple(&r, (cuzk_priority)(i % CUZK_PRIO_COUNT));
+    for (int i = 0; i < N; i++) {
+        engine_result_t res;
+        await_ok(&r, ids[i], &res);
+        engine_result_free(&res);
+    }
+    engine_sim_stats_t ss;
+    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(ss.max_concurrent, want_concurrent);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_true(st.devices[0].ledger.peak_reserved <= cap);
+    rig_stop(&r);
+}
+
+static void test_predecessor(void **state)
+{
+    (void)state;
+    predecessor(200 * KIB, 1);
+    predecessor(400 * KIB, 2);
+}
+
+/* Residency: LRU eviction of idle keys, keys in use kept, streaming when a
+ * key never fits, preload / evict, and the device holding a key preferred. */
+static void test_residency(void **state)
+{
+    (void)state;
+    /* 150 KiB: one 2^6 key (64 KiB) and a scratch (64 KiB), not two keys */
+    static const size_t caps[2] = {150 * KIB, 4096 * KIB};
+    rig_t r;
+    rig_init(&r, 2, caps, TWO_WORKERS, NULL);
+    rig_start(&r);
+    cuzk_error_t err = {0};
+    engine_key_info_t ki;
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK); /* again: no-op */
+    assert_int_equal(engine_key_preload(r.e, r.ksj, 0, &err), CUZK_OK); /* evicts bp6 */
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_false(ki.resident[0]);
+    assert_int_equal(engine_key_status(r.e, &ki, r.ksj, &err), CUZK_OK);
+    assert_true(ki.resident[0]);
+    assert_int_equal(ki.resident_bytes[0], 64 * KIB);
+    assert_int_equal(ki.refs, 1);
+    assert_string_equal(ki.name, "sj6");
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_int_equal(st.devices[0].resident_keys, 1);
+    assert_int_equal(st.devices[0].evictions, 1);
+    /* bp10 (1 MiB resident, 1 MiB scratch) cannot run in 150 KiB at all */
+    assert_int_equal(engine_key_preload(r.e, r.kbp10, 0, &err), CUZK_ERR_NOMEM);
+
+    /* sj6 resident on sim0 only, sim0 idle: its jobs go there */
+    for (int i = 0; i < 3; i++) {
+        wait_idle(&r);
+        job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r.ksj, .prio = CUZK_PRIO_NORMAL, .n = 1};
+        in.ws[0] = g_sj.w;
+        engine_job_id_t id;
+        assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_OK);
+        engine_result_t res;
+        await_ok(&r, id, &res);
+        assert_int_equal(res.timings[0].device, 0);
+        assert_int_equal(res.timings[0].streamed, 0);
+        engine_result_free(&res);
+    }
+    /* a key in use is not evicted */
+    engine_sim_set_delay(r.sim[0], 200000);
+    assert_int_equal(engine_key_evict(r.e, r.ksj, 1, &err), CUZK_OK); /* not there: no-op */
+    job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r.ksj, .prio = CUZK_PRIO_NORMAL, .n = 1};
+    in.ws[0] = g_sj.w;
+    engine_job_id_t slow;
+    assert_int_equal(submit_job(&r, &slow, &in, &g_sj, &err), CUZK_OK);
+    wait_proves(r.sim[0], 4);
+    assert_int_equal(engine_key_evict(r.e, r.ksj, 0, &err), CUZK_ERR_BUSY);
+    assert_int_equal(engine_key_evict(r.e, r.ksj, -1, &err), CUZK_ERR_BUSY);
+    assert_int_equal(engine_key_status(r.e, &ki, r.ksj, &err), CUZK_OK);
+    assert_true(ki.resident[0]);
+    assert_int_equal(ki.in_use[0], 1);
+    assert_int_equal(ki.refs, 2); /* the caller's and the job's */
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_ERR_BUSY);
+    engine_result_t res;
+    await_ok(&r, slow, &res);
+    engine_result_free(&res);
+    engine_sim_set_delay(r.sim[0], 0);
+    assert_int_equal(engine_key_evict(r.e, r.ksj, -1, &err), CUZK_OK);
+    engine_stats(r.e, &st);
+    assert_int_equal(st.devices[0].ledger.persistent, 0);
+    assert_int_equal(st.devices[0].resident_keys, 0);
+
+    /* bp10 on a device where it is resident */
+    assert_int_equal(engine_key_preload(r.e, r.kbp10, 1, &err), CUZK_OK);
+    wait_idle(&r);
+    job_in_t in10 = {
+        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp10, .prio = CUZK_PRIO_NORMAL, .n = 1};
+    in10.ws[0] = g_bp10.w;
+    engine_job_id_t id10;
+    assert_int_equal(submit_job(&r, &id10, &in10, &g_bp10, &err), CUZK_OK);
+    await_ok(&r, id10, &res);
+    assert_int_equal(res.timings[0].device, 1);
+    assert_int_equal(res.timings[0].streamed, 0);
+    engine_result_free(&res);
+    rig_stop(&r);
+
+    /* 100 KiB: bp6 (64 + 64 KiB) never resident, streams (64 + 32 KiB) */
+    static const size_t small[1] = {100 * KIB};
+    rig_init(&r, 1, small, ONE_WORKER, NULL);
+    rig_start(&r);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_ERR_CAPACITY);
+    assert_non_null(strstr(err.msg, "streams"));
+    for (int i = 0; i < 2; i++) {
+        engine_job_id_t id = submit_simple(&r, CUZK_PRIO_NORMAL);
+        await_ok(&r, id, &res);
+        assert_int_equal(res.timings[0].streamed, 1);
+        engine_result_free(&res);
+    }
+    engine_stats(r.e, &st);
+    assert_int_equal(st.devices[0].streamed, 2);
+    assert_int_equal(st.devices[0].resident_keys, 0);
+    assert_int_equal(st.devices[0].ledger.peak_reserved, 96 * KIB);
+    rig_stop(&r);
+}
+
+/* Two keys alternating on a device that holds one: the idle one is evicted
+ * (LRU), a busy one waits for the other to go idle instead of failing. */
+static void test_residency_alternate(void **state)
+{
+    (void)state;
+    static const size_t caps[1] = {150 * KIB};
+    rig_t r;
+    rig_init(&r, 1, caps, TWO_WORKERS, NULL);
+    engine_sim_set_delay(r.sim[0], 5000);
+    rig_start(&r);
+    enum { N = 12 };
+    engine_job_id_t ids[N];
+    for (int i = 0; i < N; i++) {
+        int sj = i % 2;
+        job_in_t in = {.kind = sj ? ENGINE_KIND_SNARKJS : ENGINE_KIND_BELLPERSON,
+                       .key = sj ? r.ksj : r.kbp,
+                       .prio = CUZK_PRIO_NORMAL,
+                       .n = 1};
+        in.ws[0] = sj ? g_sj.w : g_bp.w;
+        assert_int_equal(submit_job(&r, &ids[i], &in, sj ? &g_sj : &g_bp, NULL), CUZK_OK);
+    }
+    for (int i = 0; i < N; i++) {
+        engine_result_t res;
+        await_ok(&r, ids[i], &res);
+        engine_result_free(&res);
+    }
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    assert_true(st.devices[0].evictions >= 1);
+    assert_int_equal(st.devices[0].resident_keys, 1);
+    assert_true(st.devices[0].ledger.peak_reserved <= 150 * KIB);
+    engine_sim_stats_t ss;
+    engine_sim_stats(r.sim[0], &ss);
+    assert_true(ss.evicts >= 1); /* a worker dropped an evicted key's copy */
+    rig_stop(&r);
+}
+
+/* Host backpressure: a budget of one witness still lets every job through,
+ * never holding more than ready_max witnessed partitions. */
+static void test_backpressure(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r.cfg.ready_max = 3;
+    r.cfg.ready_bytes_max = 1; /* less than one witness: one at a time */
+    engine_sim_set_delay(r.sim[0], 5000);
+    rig_start(&r);
+    enum { N = 6 };
+    engine_job_id_t ids[N];
+    for (int i = 0; i < N; i++)
+        ids[i] = submit_simple(&r, CUZK_PRIO_NORMAL);
+    size_t wb = (size_t)g_bp.pk.n_vars * sizeof(fr_t);
+    for (int k = 0; k < 50; k++) {
+        engine_stats_t st;
+        engine_stats(r.e, &st);
+        assert_true(st.ready_bytes <= wb);
+        sleep_ms(1);
+    }
+    for (int i = 0; i < N; i++) {
+        engine_result_t res;
+        await_ok(&r, ids[i], &res);
+        engine_result_free(&res);
+    }
+    rig_stop(&r);
+}
+
+/* ---- stress ---- */
+
+typedef struct stress_job {
+    engine_job_id_t id;
+    int cancel;
+    const fixture_t *f;
+} stress_job_t;
+
+static void test_stress(void **state)
+{
+    (void)state;
+    /* three 2^6 keys of 64 KiB + 64 KiB scratch: sim0 holds them all, sim1
+     * two, sim2 one, so keys are evicted and partitions blocked */
+    static const size_t caps[3] = {1024 * KIB, 250 * KIB, 150 * KIB};
+    static const int workers[3] = {2, 1, 2};
+    int n = tu_iters(300);
+    rig_t r;
+    rig_init(&r, 3, caps, workers, NULL);
+    r.cfg.ready_max = 6;
+    r.cfg.aging_ns = 50 * MS;
+    r.cfg.max_retries = 2;
+    r.cfg.max_retained = (unsigned)n + 16;
+    rig_start(&r);
+    engine_key_t *kbp2 = rig_key(&r, &g_bp2, "bp6b", 1);
+    for (int d = 0; d < 3; d++)
+        engine_sim_set_delay(r.sim[d], 500u * (unsigned)(d + 1));
+    watchdog_t wd;
+    watchdog_start(&wd, "stress", 120, r.e);
+    enum { NV = 4 };
+    fr_t *var[NV];
+    for (int i = 0; i < NV; i++)
+        var[i] = witness_variant(&g_bp.c, g_bp.log_m, 1000 + (uint64_t)i);
+    stress_job_t *jobs = calloc((size_t)n, sizeof *jobs);
+    assert_non_null(jobs);
+    for (int i = 0; i < n; i++) {
+        int which = (int)(tu_rand64() % 3); /* bp6, sj6, bp6b */
+        static const engine_kind kinds[3] = {ENGINE_KIND_BELLPERSON, ENGINE_KIND_SNARKJS,
+                                             ENGINE_KIND_BELLPERSON};
+        const fixture_t *f = which == 0 ? &g_bp : which == 1 ? &g_sj : &g_bp2;
+        job_in_t in = {.kind = kinds[which],
+                       .key = which == 0   ? r.kbp
+                              : which == 1 ? r.ksj
+                                           : kbp2,
+                       .prio = (cuzk_priority)(tu_rand64() % CUZK_PRIO_COUNT),
+                       .n = which == 1 ? 1 : 1 + (size_t)(tu_rand64() % 3),
+                       .as_wtns = (int)(tu_rand64() % 2)};
+        for (size_t p = 0; p < in.n; p++)
+            in.ws[p] = which == 0 ? var[tu_rand64() % NV] : f->w;
+        jobs[i].f = f;
+        cuzk_error_t err = {0};
+        if (submit_job(&r, &jobs[i].id, &in, f, &err) != CUZK_OK)
+            fail_msg("stress submit %d: %s", i, err.msg);
+        if (tu_rand64() % 10 == 0) { /* cancel something submitted earlier */
+            int victim = (int)(tu_rand64() % (uint64_t)(i + 1));
+            jobs[victim].cancel = 1;
+            assert_int_equal(engine_cancel(r.e, jobs[victim].id, &err), CUZK_OK);
+        }
+        if (tu_rand64() % 40 == 0) /* now and then a device fails a proof */
+            engine_sim_fail_prove(r.sim[tu_rand64() % 3], 1 + tu_rand64() % 4);
+        if (tu_rand64() % 50 == 0) /* and an operator evicts a key */
+            engine_key_evict(r.e, r.ksj, -1, NULL);
+    }
+    unsigned done = 0, cancelled = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        engine_result_t res;
+        cuzk_error_t err = {0};
+        cuzk_status st = engine_await(r.e, jobs[i].id, 100000, &res, &err);
+        assert_int_not_equal(st, CUZK_ERR_TIMEOUT);
+        if (res.state == ENGINE_JOB_DONE) {
+            done++;
+            if (i % 16 == 0) { /* spot-check what came back */
+                const fixture_t *f = jobs[i].f;
+                int valid = 0;
+                assert_int_equal(groth16_verify_batch(&valid, &f->pk.vk, res.proofs,
+                                                      res.n_partitions, res.public_inputs, NULL),
+                                 CUZK_OK);
+                assert_true(valid);
+                check_events(&r.log, jobs[i].id, res.n_partitions);
+            }
+        } else if (res.state == ENGINE_JOB_CANCELLED) {
+            assert_true(jobs[i].cancel);
+            cancelled++;
+        } else {
+            assert_int_equal(res.state, ENGINE_JOB_FAILED);
+            assert_non_null(strstr(res.error.msg, "injected launch failure"));
+            failed++;
+        }
+        engine_result_free(&res);
+    }
+    assert_int_equal(engine_drain(r.e, 1000, NULL), CUZK_OK);
+    engine_stats_t st;
+    engine_stats(r.e, &st);
+    uint64_t s_done = 0, s_failed = 0, s_cancelled = 0, s_sub = 0, proofs = 0;
+    for (int k = 0; k < ENGINE_KIND_COUNT; k++) {
+        s_done += st.kinds[k].done;
+        s_failed += st.kinds[k].failed;
+        s_cancelled += st.kinds[k].cancelled;
+        s_sub += st.kinds[k].submitted;
+        assert_int_equal(st.kinds[k].queued + st.kinds[k].running, 0);
+    }
+    for (int d = 0; d < 3; d++)
+        proofs += st.devices[d].proofs;
+    assert_int_equal(s_sub, (uint64_t)n);
+    assert_int_equal(s_done, done);
+    assert_int_equal(s_failed, failed);
+    assert_int_equal(s_cancelled, cancelled);
+    for (int p = 0; p < CUZK_PRIO_COUNT; p++)
+        assert_int_equal(st.witness_queue[p] + st.ready_queue[p], 0);
+    assert_int_equal(st.ready_bytes, 0);
+    printf("test_engine: stress: %d jobs: %u done, %u cancelled, %u failed; proofs per device "
+           "%llu %llu %llu, evictions %llu %llu %llu, streamed %llu %llu %llu\n",
+           n, done, cancelled, failed, (unsigned long long)st.devices[0].proofs,
+           (unsigned long long)st.devices[1].proofs, (unsigned long long)st.devices[2].proofs,
+           (unsigned long long)st.devices[0].evictions, (unsigned long long)st.devices[1].evictions,
+           (unsigned long long)st.devices[2].evictions, (unsigned long long)st.devices[0].streamed,
+           (unsigned long long)st.devices[1].streamed, (unsigned long long)st.devices[2].streamed);
+    assert_true(proofs >= done);
+    assert_true(st.devices[1].evictions + st.devices[2].evictions > 0);
+    watchdog_stop(&wd);
+    engine_key_release(r.e, kbp2);
+    free(jobs);
+    for (int i = 0; i < NV; i++)
+        free(var[i]);
+    rig_stop(&r);
+}
+
+/* Destroy with work in flight: cancels, waits, frees (no leak under ASan). */
+static void test_destroy_busy(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 2, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(&r);
+    for (int d = 0; d < 2; d++)
+        engine_sim_set_delay(r.sim[d], 50000);
+    for (int i = 0; i < 10; i++)
+        submit_simple(&r, (cuzk_priority)(i % CUZK_PRIO_COUNT));
+    wait_proves(r.sim[0], 1);
+    int before = __atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST);
+    /* keys still registered: engine_destroy runs their destructors */
+    engine_destroy(r.e);
+    assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) - before, 3);
+    for (int i = 0; i < r.n; i++) {
+        engine_sim_stats_t ss;
+        engine_sim_stats(r.sim[i], &ss);
+        assert_int_equal(ss.live, 0);
+        engine_sim_free(r.sim[i]);
+    }
+    free(r.log.ev);
+    pthread_mutex_destroy(&r.log.mu);
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    fixture_make(&g_bp, GROTH16_BELLPERSON, 6, 0xb0b);
+    fixture_make(&g_sj, GROTH16_SNARKJS, 6, 0x5a5);
+    fixture_make(&g_bp10, GROTH16_BELLPERSON, 10, 0xa10);
+    fixture_make(&g_bp2, GROTH16_BELLPERSON, 6, 0xb2b);
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    fixture_free(&g_bp);
+    fixture_free(&g_sj);
+    fixture_free(&g_bp10);
+    fixture_free(&g_bp2);
+    return 0;
+}
+
+int main(void)
+{
+    tu_init("test_engine");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matches_cpu),
+        cmocka_unit_test(test_multi_partition),
+        cmocka_unit_test(test_priority_critical),
+        cmocka_unit_test(test_priority_aging),
+        cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_cancel_queued),
+        cmocka_unit_test(test_cancel_running),
+        cmocka_unit_test(test_await_timeout),
+        cmocka_unit_test(test_fail_plan_backend),
+        cmocka_unit_test(test_fail_prove),
+        cmocka_unit_test(test_fail_witness),
+        cmocka_unit_test(test_predecessor),
+        cmocka_unit_test(test_residency),
+        cmocka_unit_test(test_residency_alternate),
+        cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_stress),
+        cmocka_unit_test(test_destroy_busy),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

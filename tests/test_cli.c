@@ -47,8 +47,8 @@ static void test_bench_field_prints_json(void **state)
 {
     (void)state;
     assert_int_equal(run_cli("bench field --quick", out, sizeof out), 0);
-    static const char *ops[] = {"fp_mul", "fr_mul", "g1_add_mixed", "g2_add", "pairing",
-                                "multi_pairing_4"};
+    static const char *ops[] = {"fp_mul", "fr_mul",  "g1_add_mixed",
+                                "g2_add", "pairing", "multi_pairing_4"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         char key[64];
         snprintf(key, sizeof key, "\"op\":\"%s\"", ops[i]);
@@ -126,14 +126,15 @@ static void test_prove_verify_zkey(void **state)
     assert_true(files_equal(tmp("p0.json"), r0));
     assert_true(files_equal(tmp("pub0.json"), p0));
     /* random proof verifies; snarkjs's own proof verifies */
-    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, tmp("p.json"), tmp("pub.json"));
+    snprintf(args, sizeof args, "prove '%s' '%s' '%s' '%s'", zk, wt, tmp("p.json"),
+             tmp("pub.json"));
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_false(files_equal(tmp("p.json"), r0));
     snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, tmp("pub.json"), tmp("p.json"));
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "OK"));
-    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk,
-             data("snarkjs/multiplier/public.json"), data("snarkjs/multiplier/proof.json"));
+    snprintf(args, sizeof args, "verify '%s' '%s' '%s'", vk, data("snarkjs/multiplier/public.json"),
+             data("snarkjs/multiplier/proof.json"));
     assert_int_equal(run_cli(args, out, sizeof out), 0);
     /* a changed public signal: invalid, exit 1 */
     FILE *f = fopen(tmp("bad_pub.json"), "w");
@@ -278,8 +279,8 @@ static void test_info(void **state)
 static void test_device_options(void **state)
 {
     (void)state;
-    assert_int_equal(run_cli("bench prove --log 6 --device cpu --repeats 1 --check", out,
-                             sizeof out), 0);
+    assert_int_equal(
+        run_cli("bench prove --log 6 --device cpu --repeats 1 --check", out, sizeof out), 0);
     assert_non_null(strstr(out, "\"bench\":\"prove\""));
     assert_non_null(strstr(out, "byte-identical"));
     assert_int_equal(run_cli("bench prove --log 6 --device gpu", out, sizeof out), 2);
@@ -289,8 +290,7 @@ static void test_device_options(void **state)
     assert_int_equal(run_cli("prove --vram-budget lots a b c d", out, sizeof out), 2);
     assert_int_equal(run_cli("bench ntt --device", out, sizeof out), 2);
     const char *gpu_cmds[] = {"bench prove --log 6 --device cuda --repeats 1 --check",
-                              ZKEY_BUDGET_CMD,
-                              "bench ntt --device cuda --log 10 --repeats 1",
+                              ZKEY_BUDGET_CMD, "bench ntt --device cuda --log 10 --repeats 1",
                               "bench msm --device cuda --log 10 --repeats 1"};
     for (size_t i = 0; i < sizeof gpu_cmds / sizeof *gpu_cmds; i++) {
         int rc = run_cli(gpu_cmds[i], out, sizeof out);
@@ -302,6 +302,30 @@ static void test_device_options(void **state)
                 fail_msg("cuzk %s: exit 2 without saying why: %s", gpu_cmds[i], out);
             printf("no GPU here: cuzk %s says so\n", gpu_cmds[i]);
         }
+    }
+}
+
+/* Jobs through the engine: 1 and 2 workers on a simulated CPU device,
+ * every job verified; cuda proves or says why it cannot. */
+static void test_bench_engine(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        run_cli("bench engine --log 8 --jobs 3 --partitions 2 --device cpu", out, sizeof out), 0);
+    assert_non_null(strstr(out, "\"bench\":\"engine\""));
+    assert_non_null(strstr(out, "\"workers\":2"));
+    assert_int_equal(run_cli("bench engine --jobs 0", out, sizeof out), 2);
+    assert_int_equal(run_cli("bench engine --device tpu", out, sizeof out), 2);
+    assert_non_null(strstr(out, "unknown device"));
+    int rc =
+        run_cli("bench engine --log 8 --jobs 2 --device cuda --vram-budget 4GiB", out, sizeof out);
+    if (rc == 0) {
+        assert_non_null(strstr(out, "\"device\":\"cuda\""));
+    } else {
+        assert_int_equal(rc, 2);
+        if (!strstr(out, "no CUDA device") && !strstr(out, "no CUDA backend"))
+            fail_msg("cuzk bench engine --device cuda: exit 2 without saying why: %s", out);
+        printf("no GPU here: cuzk bench engine --device cuda says so\n");
     }
 }
 
@@ -317,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_setup_prove_verify_bellperson),
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_device_options),
+        cmocka_unit_test(test_bench_engine),
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

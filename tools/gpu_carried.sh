@@ -20,6 +20,7 @@
 #   sass       opcode histogram of the hot kernels (cuobjdump of cuzk-$BASE)
 #   stalls     warp stall reasons of the NTT pass and the G1 bucket kernel
 #   prove24    the 2^24 prove: free VRAM, a 16 GiB and a 6 GiB budget
+#   engine     jobs through the engine on the GPU, 1 vs 2 workers (cuzk-$NEW)
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 # Environment: NEW (default "new"), BASE (default "base"), STEPS.
 set -u -o pipefail
@@ -154,13 +155,18 @@ prove24() {
         --vram-budget 6GiB
 }
 
+engine() {
+    "$new" bench engine --device cuda --log 20 --jobs 8 --partitions 2 --vram-budget 100GiB || return 1
+    "$new" bench engine --device cuda --log 22 --jobs 6 --partitions 2 --vram-budget 100GiB
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 memcheck
+export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 engine memcheck
 export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -175,6 +181,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     sass) run_step sass 120 sass ;;
     stalls) run_step stalls 180 stalls ;;
     prove24) run_step prove24 420 prove24 ;;
+    engine) run_step engine 240 engine ;;
     memcheck) run_step memcheck 240 memcheck ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac

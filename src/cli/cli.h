@@ -17,6 +17,7 @@ int bench_field(int argc, char **argv);
 int bench_ntt(int argc, char **argv);
 int bench_msm(int argc, char **argv);
 int bench_prove(int argc, char **argv);
+int bench_engine(int argc, char **argv);
 /* The CUDA variants (bench_cuda.c): `cuzk bench ntt|msm --device cuda`. */
 int bench_cuda_ntt(int argc, char **argv);
 int bench_cuda_msm(int argc, char **argv);

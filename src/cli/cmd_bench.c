@@ -16,6 +16,7 @@ static const bench_entry_t BENCHES[] = {
     {"ntt", bench_ntt, "NTT over Fr [--device cpu|cuda]"},
     {"msm", bench_msm, "multi-scalar multiplication [--device cpu|cuda]"},
     {"prove", bench_prove, "Groth16 prove of a random circuit [--device cpu|cuda]"},
+    {"engine", bench_engine, "jobs through the proving engine, 1 vs 2 workers [--device cpu|cuda]"},
 };
 
 /* The CUDA variants of the benchmarks that have one. */
@@ -47,7 +48,8 @@ int cmd_bench(int argc, char **argv)
 {
     size_t n = sizeof BENCHES / sizeof BENCHES[0];
     const char *device = NULL;
-    if (argc >= 2 && strcmp(argv[1], "prove")) {
+    /* prove and engine take --device themselves */
+    if (argc >= 2 && strcmp(argv[1], "prove") && strcmp(argv[1], "engine")) {
         if (!take_device(&argc, argv, &device))
             return 2;
         if (device && !strcmp(device, "cuda")) {

@@ -1,0 +1,34 @@
+/* The engine's view of a device for the CLI (engine.h's engine_device_t):
+ * a CUDA GPU through the CUDA backend, or the CPU as a simulated device
+ * (engine_sim.h) with the given budget.
+ *
+ * CUDA accounting: every worker's backend holds its own copy of the key and
+ * circuit (cuda_backend.h: one backend serves one proof at a time), so the
+ * device's resident bytes are workers x (key + circuit) and each worker
+ * plans under budget / workers; scratch is one proof's per-proof buffers.
+ * A key store shared by the workers of a device would save the copies. */
+#ifndef CUZK_CLI_ENGINE_DEVICE_H
+#define CUZK_CLI_ENGINE_DEVICE_H
+
+#include <stddef.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_sim.h"
+#include "cuzk/status.h"
+
+typedef struct cli_engine_dev {
+    int cuda;
+    int device; /* CUDA device index */
+    size_t budget;
+    int workers;
+    engine_sim_t *sim; /* cpu */
+} cli_engine_dev_t;
+
+/* device: "cpu", "cuda" or NULL (cuda when present). Fills *out with
+ * callbacks on *ctx (which must outlive the engine). Errors as
+ * cli_backend_open's. */
+cuzk_status cli_engine_device(engine_device_t *out, cli_engine_dev_t *ctx, const char *device,
+                              size_t budget, int workers, cuzk_error_t *err);
+void cli_engine_device_free(cli_engine_dev_t *ctx);
+
+#endif

@@ -82,6 +82,13 @@ cuzk_status groth16_query_indices(groth16_query_indices_t *q, const groth16_pk_t
                                   const circuit_t *c, cuzk_error_t *err);
 void groth16_query_indices_free(groth16_query_indices_t *q);
 
+/* The key's query sizes against the counts in q (and H against the domain).
+ * CUZK_ERR_ARG naming every count when they differ. A backend with its own
+ * msms entry calls it when it takes a key: groth16_prove does not index
+ * the queries for such a backend. */
+cuzk_status groth16_query_check(const groth16_pk_t *pk, const groth16_query_indices_t *q,
+                                cuzk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

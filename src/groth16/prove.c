@@ -140,9 +140,8 @@ static cuzk_status check_circuit(const groth16_pk_t *pk, const circuit_t *c, con
     return CUZK_OK;
 }
 
-/* The key's query sizes against the scalars this circuit gives. */
-static cuzk_status check_queries(const groth16_pk_t *pk, const groth16_query_indices_t *q,
-                                 cuzk_error_t *err)
+cuzk_status groth16_query_check(const groth16_pk_t *pk, const groth16_query_indices_t *q,
+                                cuzk_error_t *err)
 {
     size_t m = (size_t)1 << pk->log_m;
     size_t want_h = pk->conv == GROTH16_SNARKJS ? m : m - 1;
@@ -219,12 +218,14 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
     int th = opts->threads;
     double t0 = now_s(), t;
     groth16_query_indices_t ix;
+    memset(&ix, 0, sizeof ix);
     cuzk_status st = check_circuit(pk, c, w, err);
     if (st != CUZK_OK)
         return st;
-    if ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK)
-        return st;
-    if ((st = check_queries(pk, &ix, err)) != CUZK_OK)
+    /* A backend with its own msms entry indexes (and checks) the queries
+     * when it makes the key resident: not a host pass per proof. */
+    if (!be->msms && ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK ||
+                      (st = groth16_query_check(pk, &ix, err)) != CUZK_OK))
         goto out;
 
     int need_b1 = !fr_is_zero(r);

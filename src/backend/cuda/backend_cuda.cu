@@ -250,6 +250,10 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     groth16_query_indices_t ix;
     if ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK)
         return st;
+    if ((st = groth16_query_check(pk, &ix, err)) != CUZK_OK) {
+        groth16_query_indices_free(&ix);
+        return st;
+    }
     size_t m = (size_t)1 << pk->log_m;
     size_t n1 = x->streaming ? x->chunk_points : g1_max(pk);
     size_t n2 = x->streaming ? x->chunk_points / 2 : pk->b_g2.n;

@@ -118,17 +118,21 @@ CUZK_HD void dfp_neg(dfp_t *out, const dfp_t *a)
  * (Fp2 = 3 Fp multiplications, ~40 per XYZZ addition) otherwise takes
  * minutes to compile; the call costs a few percent of the ~600 IMADs. */
 #ifdef CUZK_CUDA_OUTLINE_FP_MUL
-static __host__ __device__ __noinline__ void dfp_mul_outlined(dfp_t *out, const dfp_t *a,
-                                                              const dfp_t *b)
+/* By value: operands and result travel in registers, not through the
+ * stack (pointer arguments made every call store and reload 36 words of
+ * local memory). */
+static __host__ __device__ __noinline__ dfp_t dfp_mul_outlined(dfp_t a, dfp_t b)
 {
-    dmont_mul<DFP_LIMBS>(out->l, a->l, b->l, DCONST(DFP_P).l, DFP_N0);
+    dfp_t r;
+    dmont_mul<DFP_LIMBS>(r.l, a.l, b.l, DCONST(DFP_P).l, DFP_N0);
+    return r;
 }
 #endif
 
 CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
 {
 #ifdef CUZK_CUDA_OUTLINE_FP_MUL
-    dfp_mul_outlined(out, a, b);
+    *out = dfp_mul_outlined(*a, *b);
 #else
     dmont_mul<DFP_LIMBS>(out->l, a->l, b->l, DCONST(DFP_P).l, DFP_N0);
 #endif

@@ -230,67 +230,24 @@ static void reference_proof(uint8_t out[192], const fixture_t *f, const fr_t *w,
     proof_bytes(out, &p);
 }
 
-/* ---- a watchdog: fails the whole run if a test body hangs ---- */
+/* ---- what a watchdog (test_util.h) prints when a body hangs ---- */
 
-typedef struct watchdog {
-    pthread_t tid;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done, seconds;
-    const char *what;
-    engine_t *e;
-} watchdog_t;
-
-static void *watchdog_run(void *arg)
+static void dump_engine(void *ctx)
 {
-    watchdog_t *wd = arg;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += wd->seconds;
-    pthread_mutex_lock(&wd->mu);
-    while (!wd->done)
-        if (pthread_cond_timedwait(&wd->cv, &wd->mu, &until) != 0)
-            break;
-    int done = wd->done;
-    pthread_mutex_unlock(&wd->mu);
-    if (done)
-        return NULL;
-    fprintf(stderr, "test_engine: %s: watchdog: not finished after %d s (wedged?)\n", wd->what,
-            wd->seconds);
-    if (wd->e) {
-        engine_stats_t st;
-        engine_stats(wd->e, &st);
-        fprintf(stderr, "  witness queue %u %u %u %u, ready %u %u %u %u, witnessing %u\n",
-                st.witness_queue[0], st.witness_queue[1], st.witness_queue[2], st.witness_queue[3],
-                st.ready_queue[0], st.ready_queue[1], st.ready_queue[2], st.ready_queue[3],
-                st.witnessing);
-        for (unsigned d = 0; d < st.n_devices; d++)
-            fprintf(stderr, "  device %s: busy %u/%u reserved %zu persistent %zu waiters %u\n",
-                    st.devices[d].name, st.devices[d].busy_workers, st.devices[d].workers,
-                    st.devices[d].ledger.reserved, st.devices[d].ledger.persistent,
-                    st.devices[d].ledger.waiters);
-    }
-    fflush(stderr);
-    _exit(1); /* cmocka cannot fail a test from another thread */
-}
-
-static void watchdog_start(watchdog_t *wd, const char *what, int seconds, engine_t *e)
-{
-    *wd = (watchdog_t){.seconds = seconds, .what = what, .e = e};
-    pthread_mutex_init(&wd->mu, NULL);
-    pthread_cond_init(&wd->cv, NULL);
-    assert_int_equal(pthread_create(&wd->tid, NULL, watchdog_run, wd), 0);
-}
-
-static void watchdog_stop(watchdog_t *wd)
-{
-    pthread_mutex_lock(&wd->mu);
-    wd->done = 1;
-    pthread_cond_signal(&wd->cv);
-    pthread_mutex_unlock(&wd->mu);
-    pthread_join(wd->tid, NULL);
-    pthread_mutex_destroy(&wd->mu);
-    pthread_cond_destroy(&wd->cv);
+    engine_t *e = ctx;
+    if (!e)
+        return;
+    engine_stats_t st;
+    engine_stats(e, &st);
+    fprintf(stderr, "  witness queue %u %u %u %u, ready %u %u %u %u, witnessing %u\n",
+            st.witness_queue[0], st.witness_queue[1], st.witness_queue[2], st.witness_queue[3],
+            st.ready_queue[0], st.ready_queue[1], st.ready_queue[2], st.ready_queue[3],
+            st.witnessing);
+    for (unsigned d = 0; d < st.n_devices; d++)
+        fprintf(stderr, "  device %s: busy %u/%u reserved %zu persistent %zu waiters %u\n",
+                st.devices[d].name, st.devices[d].busy_workers, st.devices[d].workers,
+                st.devices[d].ledger.reserved, st.devices[d].ledger.persistent,
+                st.devices[d].ledger.waiters);
 }
 
 /* ---- events ---- */
@@ -1395,8 +1352,8 @@ static void test_stress(void **state)
     engine_key_t *kbp2 = rig_key(&r, &g_bp2, "bp6b", 1);
     for (int d = 0; d < 3; d++)
         engine_sim_set_delay(r.sim[d], 500u * (unsigned)(d + 1));
-    watchdog_t wd;
-    watchdog_start(&wd, "stress", 120, r.e);
+    tu_watchdog_t wd;
+    tu_watchdog_start(&wd, "stress", 120, dump_engine, r.e);
     enum { NV = 4 };
     fr_t *var[NV];
     for (int i = 0; i < NV; i++)
@@ -1487,7 +1444,7 @@ static void test_stress(void **state)
            (unsigned long long)st.devices[1].streamed, (unsigned long long)st.devices[2].streamed);
     assert_true(proofs >= done);
     assert_true(st.devices[1].evictions + st.devices[2].evictions > 0);
-    watchdog_stop(&wd);
+    tu_watchdog_stop(&wd);
     engine_key_release(r.e, kbp2);
     free(jobs);
     for (int i = 0; i < NV; i++)

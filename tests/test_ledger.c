@@ -50,60 +50,21 @@ static void wait_waiters(const ledger_t *l, unsigned n)
     fail_msg("ledger never reached %u waiters (has %u)", n, stats_of(l).waiters);
 }
 
-/* ---- a watchdog: fails the whole run if the test body hangs ---- */
+/* ---- what a watchdog (test_util.h) prints when a body hangs ---- */
 
-typedef struct watchdog {
-    pthread_t tid;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done, seconds;
-    const char *what;
+typedef struct ledger_set {
     ledger_t *ledgers;
     int n;
-} watchdog_t;
+} ledger_set_t;
 
-static void *watchdog_run(void *arg)
+static void dump_ledgers(void *ctx)
 {
-    watchdog_t *wd = arg;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += wd->seconds;
-    pthread_mutex_lock(&wd->mu);
-    while (!wd->done)
-        if (pthread_cond_timedwait(&wd->cv, &wd->mu, &until) != 0)
-            break;
-    int done = wd->done;
-    pthread_mutex_unlock(&wd->mu);
-    if (done)
-        return NULL;
-    fprintf(stderr, "test_ledger: %s: watchdog: not finished after %d s (deadlock?)\n", wd->what,
-            wd->seconds);
-    for (int i = 0; i < wd->n; i++) {
-        ledger_stats_t s = stats_of(&wd->ledgers[i]);
+    const ledger_set_t *ls = ctx;
+    for (int i = 0; i < ls->n; i++) {
+        ledger_stats_t s = stats_of(&ls->ledgers[i]);
         fprintf(stderr, "  ledger %d: capacity %zu reserved %zu persistent %zu waiters %u\n", i,
                 s.capacity, s.reserved, s.persistent, s.waiters);
     }
-    fflush(stderr);
-    _exit(1); /* cmocka cannot fail a test from another thread */
-}
-
-static void watchdog_start(watchdog_t *wd, const char *what, int seconds, ledger_t *ls, int n)
-{
-    *wd = (watchdog_t){.done = 0, .seconds = seconds, .what = what, .ledgers = ls, .n = n};
-    pthread_mutex_init(&wd->mu, NULL);
-    pthread_cond_init(&wd->cv, NULL);
-    assert_int_equal(pthread_create(&wd->tid, NULL, watchdog_run, wd), 0);
-}
-
-static void watchdog_stop(watchdog_t *wd)
-{
-    pthread_mutex_lock(&wd->mu);
-    wd->done = 1;
-    pthread_cond_signal(&wd->cv);
-    pthread_mutex_unlock(&wd->mu);
-    pthread_join(wd->tid, NULL);
-    pthread_mutex_destroy(&wd->mu);
-    pthread_cond_destroy(&wd->cv);
 }
 
 /* ---- a waiting request on its own thread ---- */
@@ -388,8 +349,11 @@ static void test_aging_flood(void **state)
     cuzk_error_t err;
     assert_int_equal(ledger_init(&l, 4, &err), CUZK_OK);
     assert_int_equal(ledger_set_aging(&l, 10 * MS, &err), CUZK_OK);
-    watchdog_t wd;
-    watchdog_start(&wd, "aging flood", 30, &l, 1);
+    ledger_set_t ls = {&l, 1};
+
+    tu_watchdog_t wd;
+
+    tu_watchdog_start(&wd, "aging flood", 30, dump_ledgers, &ls);
     flood_t f[FLOODERS];
     pthread_t tid[FLOODERS];
     for (int i = 0; i < FLOODERS; i++) {
@@ -411,7 +375,7 @@ static void test_aging_flood(void **state)
         assert_int_equal(f[i].st, CUZK_OK);
         rounds += f[i].rounds;
     }
-    watchdog_stop(&wd);
+    tu_watchdog_stop(&wd);
     printf("test_ledger: LOW admitted after %.1f ms under a HIGH flood (%u HIGH stages)\n",
            (double)low.took_ns / 1e6, rounds);
     assert_int_equal(stats_of(&l).reserved, 0);
@@ -939,8 +903,11 @@ static void test_stress(void **state)
                 ledger_reserve_persistent(&S->led[d], &S->key[d], dev_key[d], CUZK_PRIO_LOW, &err),
                 CUZK_OK);
     }
-    watchdog_t wd;
-    watchdog_start(&wd, "stress", 60, S->led, DEVICES);
+    ledger_set_t ls = {S->led, DEVICES};
+
+    tu_watchdog_t wd;
+
+    tu_watchdog_start(&wd, "stress", 60, dump_ledgers, &ls);
     uint64_t t0 = ledger_clock_ns();
     pthread_t tid[WORKERS], helper;
     void *args[WORKERS][2];
@@ -954,7 +921,7 @@ static void test_stress(void **state)
         pthread_join(tid[t], NULL);
     __atomic_store_n(&S->stop, 1, __ATOMIC_SEQ_CST);
     pthread_join(helper, NULL);
-    watchdog_stop(&wd);
+    tu_watchdog_stop(&wd);
     if (S->failed)
         fail_msg("%s", S->failmsg);
 
@@ -1033,8 +1000,11 @@ static void test_predecessor_deadlock(void **state)
         if (keyed) /* a resident key of 4 leaves the same 16 */
             assert_int_equal(ledger_reserve_persistent(&l, &key, 4, CUZK_PRIO_NORMAL, &err),
                              CUZK_OK);
-        watchdog_t wd;
-        watchdog_start(&wd, "predecessor scenario", 30, &l, 1);
+        ledger_set_t ls = {&l, 1};
+
+        tu_watchdog_t wd;
+
+        tu_watchdog_start(&wd, "predecessor scenario", 30, dump_ledgers, &ls);
         int inside = 0;
         pred_t p[2];
         pthread_t tid[2];
@@ -1047,7 +1017,7 @@ static void test_predecessor_deadlock(void **state)
             assert_int_equal(p[i].st, CUZK_OK);
             assert_int_equal(p[i].bad, 0);
         }
-        watchdog_stop(&wd);
+        tu_watchdog_stop(&wd);
         ledger_stats_t s = stats_of(&l);
         assert_int_equal(s.admitted, 2 * 2 * 200 + keyed);
         assert_int_equal(s.peak_reserved, keyed ? 14 : 10);
@@ -1060,8 +1030,8 @@ static void test_predecessor_deadlock(void **state)
 int main(void)
 {
     tu_init("test_ledger");
-    watchdog_t wd; /* the whole run: a hang anywhere fails it */
-    watchdog_start(&wd, "all tests", 120, NULL, 0);
+    tu_watchdog_t wd; /* the whole run: a hang anywhere fails it */
+    tu_watchdog_start(&wd, "all tests", 120, NULL, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_args),           cmocka_unit_test(test_all_or_nothing),
         cmocka_unit_test(test_order),          cmocka_unit_test(test_head_not_bypassed),
@@ -1074,6 +1044,6 @@ int main(void)
         cmocka_unit_test(test_stress),         cmocka_unit_test(test_predecessor_deadlock),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    watchdog_stop(&wd);
+    tu_watchdog_stop(&wd);
     return failed;
 }

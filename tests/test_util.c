@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static uint64_t s[4];
 
@@ -26,8 +27,11 @@ uint64_t tu_rand64(void)
     return result;
 }
 
+static const char *tu_name = "test";
+
 void tu_init(const char *test_name)
 {
+    tu_name = test_name;
     const char *env = getenv("CUZK_TEST_SEED");
     uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ (uint64_t)clock();
     printf("%s: CUZK_TEST_SEED=%llu\n", test_name, (unsigned long long)seed);
@@ -57,7 +61,10 @@ void tu_rand_fp(fp_t *out)
     case 1: *out = FP_ONE; return;
     case 2: fp_neg(out, &FP_ONE); return;
     case 3: fp_from_u64(out, tu_rand64() % 1000); return;
-    case 4: fp_from_u64(out, tu_rand64() % 5); fp_neg(out, out); return;
+    case 4:
+        fp_from_u64(out, tu_rand64() % 5);
+        fp_neg(out, out);
+        return;
     default: break;
     }
     uint64_t l[FP_LIMBS];
@@ -174,4 +181,49 @@ uint8_t *tu_read_file(const char *path, size_t *len)
     if (buf)
         *len = (size_t)n;
     return buf;
+}
+
+static void *tu_watchdog_run(void *arg)
+{
+    tu_watchdog_t *wd = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += wd->seconds;
+    pthread_mutex_lock(&wd->mu);
+    while (!wd->done)
+        if (pthread_cond_timedwait(&wd->cv, &wd->mu, &until) != 0)
+            break;
+    int done = wd->done;
+    pthread_mutex_unlock(&wd->mu);
+    if (done)
+        return NULL;
+    fprintf(stderr, "%s: %s: watchdog: not finished after %d s (deadlock?)\n", tu_name, wd->what,
+            wd->seconds);
+    if (wd->dump)
+        wd->dump(wd->ctx);
+    fflush(stderr);
+    _exit(1);
+}
+
+void tu_watchdog_start(tu_watchdog_t *wd, const char *what, int seconds, void (*dump)(void *ctx),
+                       void *ctx)
+{
+    *wd = (tu_watchdog_t){.seconds = seconds, .what = what, .dump = dump, .ctx = ctx};
+    pthread_mutex_init(&wd->mu, NULL);
+    pthread_cond_init(&wd->cv, NULL);
+    if (pthread_create(&wd->tid, NULL, tu_watchdog_run, wd) != 0) {
+        fprintf(stderr, "%s: cannot start the watchdog thread\n", tu_name);
+        _exit(1);
+    }
+}
+
+void tu_watchdog_stop(tu_watchdog_t *wd)
+{
+    pthread_mutex_lock(&wd->mu);
+    wd->done = 1;
+    pthread_cond_signal(&wd->cv);
+    pthread_mutex_unlock(&wd->mu);
+    pthread_join(wd->tid, NULL);
+    pthread_mutex_destroy(&wd->mu);
+    pthread_cond_destroy(&wd->cv);
 }

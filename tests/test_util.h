@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <pthread.h>
+
 #include "cuzk/fp.h"
 #include "cuzk/fr.h"
 #include "cuzk/fp2.h"
@@ -39,5 +41,23 @@ void tu_rand_g2_off_subgroup(g2_affine_t *out);
 
 /* Reads a whole file into a malloc'd buffer; NULL if missing. */
 uint8_t *tu_read_file(const char *path, size_t *len);
+
+/* A watchdog thread that ends the whole run (exit 1, as cmocka cannot fail
+ * a test from another thread) when tu_watchdog_stop has not been called
+ * within `seconds`: it prints "<test>: <what>: watchdog: not finished after
+ * N s", then calls dump(ctx) (may be NULL) to show the state it hung in. */
+typedef struct tu_watchdog {
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done, seconds;
+    const char *what;
+    void (*dump)(void *ctx);
+    void *ctx;
+} tu_watchdog_t;
+
+void tu_watchdog_start(tu_watchdog_t *wd, const char *what, int seconds, void (*dump)(void *ctx),
+                       void *ctx);
+void tu_watchdog_stop(tu_watchdog_t *wd);
 
 #endif

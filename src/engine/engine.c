@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
+#include "util/sync.h"
 
 /* ---- names ---- */
 
@@ -67,33 +68,6 @@ void eng_emit(engine_t *e, engine_job_id_t job, int part, int dev, engine_stage 
         return;
     engine_event_t ev = {job, part, dev, stage, engine_stage_str(stage), t0, t1, st};
     e->cfg.on_event(e->cfg.event_ctx, &ev);
-}
-
-static int cond_init_monotonic(pthread_cond_t *cv)
-{
-    pthread_condattr_t a;
-    if (pthread_condattr_init(&a) != 0)
-        return -1;
-    int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    if (rc == 0)
-        rc = pthread_cond_init(cv, &a);
-    pthread_condattr_destroy(&a);
-    return rc;
-}
-
-/* Waits on cv until deadline_ns (0: forever). Returns 0 at the deadline. */
-static int wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, uint64_t deadline_ns)
-{
-    if (deadline_ns == 0) {
-        pthread_cond_wait(cv, mu);
-        return 1;
-    }
-    if (ledger_clock_ns() >= deadline_ns)
-        return 0;
-    struct timespec ts = {.tv_sec = (time_t)(deadline_ns / 1000000000ull),
-                          .tv_nsec = (long)(deadline_ns % 1000000000ull)};
-    pthread_cond_timedwait(cv, mu, &ts);
-    return 1;
 }
 
 static uint64_t deadline_of(int timeout_ms)
@@ -413,7 +387,7 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: cannot create a mutex");
     }
     if (pthread_cond_init(&e->witness_cv, NULL) != 0 ||
-        pthread_cond_init(&e->ready_cv, NULL) != 0 || cond_init_monotonic(&e->done_cv) != 0) {
+        pthread_cond_init(&e->ready_cv, NULL) != 0 || sync_cond_init_monotonic(&e->done_cv) != 0) {
         pthread_mutex_destroy(&e->mu);
         free(e);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: cannot create a condition");
@@ -457,7 +431,7 @@ cuzk_status engine_drain(engine_t *e, int timeout_ms, cuzk_error_t *err)
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&e->mu);
     while (e->unsettled)
-        if (!wait_until(&e->done_cv, &e->mu, deadline)) {
+        if (!sync_cond_wait_until(&e->done_cv, &e->mu, deadline)) {
             st = cuzk_error_set(err, CUZK_ERR_TIMEOUT,
                                 "engine_drain: %u jobs unfinished after %d ms", e->unsettled,
                                 timeout_ms);
@@ -717,7 +691,7 @@ cuzk_status engine_await(engine_t *e, engine_job_id_t job_id, int timeout_ms, en
     }
     j->awaiting++;
     while (!j->settled)
-        if (!wait_until(&e->done_cv, &e->mu, deadline))
+        if (!sync_cond_wait_until(&e->done_cv, &e->mu, deadline))
             break;
     j->awaiting--;
     if (!j->settled)

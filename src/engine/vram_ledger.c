@@ -31,6 +31,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/sync.h"
+
 #define LEDGER_MAGIC 0x4c454447u /* "LEDG" */
 #define CANCEL_MAGIC 0x434e434cu /* "CNCL" */
 
@@ -298,29 +300,6 @@ static uint64_t next_wake(const ledger_t *l, const ledger_waiter_t *w, uint64_t 
     return t;
 }
 
-static void wait_until(ledger_waiter_t *w, pthread_mutex_t *mu, uint64_t t)
-{
-    if (t == 0) {
-        pthread_cond_wait(&w->cv, mu);
-        return;
-    }
-    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000ull),
-                          .tv_nsec = (long)(t % 1000000000ull)};
-    pthread_cond_timedwait(&w->cv, mu, &ts);
-}
-
-static int cond_init_monotonic(pthread_cond_t *cv)
-{
-    pthread_condattr_t a;
-    if (pthread_condattr_init(&a) != 0)
-        return -1;
-    int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    if (rc == 0)
-        rc = pthread_cond_init(cv, &a);
-    pthread_condattr_destroy(&a);
-    return rc;
-}
-
 /* Queues w, waits for dispatch() to decide, and reports the outcome.
  * Called with l->mu held; returns with it held. */
 static cuzk_status queue_and_wait(ledger_t *l, ledger_waiter_t *w, cuzk_error_t *err)
@@ -329,7 +308,7 @@ static cuzk_status queue_and_wait(ledger_t *l, ledger_waiter_t *w, cuzk_error_t 
     queue_push(l, w);
     dispatch(l, now);
     while (w->state == W_WAITING) {
-        wait_until(w, &l->mu, next_wake(l, w, now));
+        (void)sync_cond_wait_until(&w->cv, &l->mu, next_wake(l, w, now));
         now = ledger_clock_ns();
         dispatch(l, now);
     }
@@ -404,7 +383,7 @@ cuzk_status ledger_admit(ledger_t *l, ledger_resv_t *out, size_t bytes, cuzk_pri
                          .deadline_ns = wait ? wait->deadline_ns : 0,
                          .cancel = tok,
                          .state = W_WAITING};
-    if (cond_init_monotonic(&w.cv) != 0)
+    if (sync_cond_init_monotonic(&w.cv) != 0)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "ledger_admit: cannot create a condition");
     struct ledger_cancel_reg reg = {.l = l};
     if (tok)

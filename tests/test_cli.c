@@ -329,6 +329,30 @@ static void test_bench_engine(void **state)
     }
 }
 
+/* gen-circuit writes a circuit and witnesses that info reads back and
+ * checks; bad options exit 2. */
+static void test_gen_circuit_info(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args,
+             "gen-circuit --profile porep-32g --log-domain 10 --partitions 2 '%s'", tmp("gen"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "994 constraints"));
+    snprintf(args, sizeof args, "info '%s' '%s'", tmp("gen/circuit.ccs"),
+             tmp("gen/witness_1.wtns"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "non-zeros per row"));
+    assert_non_null(strstr(out, "satisfies every row"));
+    snprintf(args, sizeof args, "info '%s'", tmp("gen/circuit.r1cs"));
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "constraints 994"));
+    snprintf(args, sizeof args, "gen-circuit --profile porep-64g '%s'", tmp("gen"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+    snprintf(args, sizeof args, "gen-circuit --profile porep-32g --log-domain 9 '%s'", tmp("gen"));
+    assert_int_equal(run_cli(args, out, sizeof out), 2);
+}
+
 int main(void)
 {
     tu_init("test_cli");
@@ -342,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_device_options),
         cmocka_unit_test(test_bench_engine),
+        cmocka_unit_test(test_gen_circuit_info),
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/circuit.h"
 #include "cuzk/fr.h"
 #include "cuzk/status.h"
 
@@ -83,6 +84,16 @@ cuzk_status r1cs_eval(fr_t *out, const r1cs_t *r, r1cs_matrix_id m, const fr_t *
  * wire); CUZK_ERR_NOMEM. */
 cuzk_status r1cs_check_witness(int64_t *first_failing, const r1cs_t *r, const fr_t *w, size_t n_w,
                                int threads, cuzk_error_t *err);
+
+/* Writes rows [0, n_constraints) of c as a circom .r1cs version 1 that
+ * r1cs_read and snarkjs read: nWires = c->n_vars, nPubOut = 0, nPubIn =
+ * c->n_public, nPrvIn = 0, nLabels = nWires; sections header, constraints,
+ * wire-to-label (the identity), in that order. Rows past n_constraints (a
+ * bellperson circuit's input rows) are left out: snarkjs adds its own.
+ * Returns: CUZK_ERR_ARG (n_constraints > c->n_rows), CUZK_ERR_IO (a partial
+ * file is removed), CUZK_ERR_NOMEM. */
+cuzk_status r1cs_write_circuit(const char *path, const circuit_t *c, uint32_t n_constraints,
+                               cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,10 @@ cuzk_status wtns_read(wtns_t *out, const char *path, int threads, cuzk_error_t *
 cuzk_status wtns_read_mem(wtns_t *out, const uint8_t *data, size_t size, const char *name,
                           int threads, cuzk_error_t *err);
 void wtns_free(wtns_t *w);
+/* Writes n values (Montgomery fr_t) as a snarkjs .wtns version 2 (sections
+ * header, values). Returns CUZK_ERR_ARG (NULL), CUZK_ERR_IO (a partial file
+ * is removed), CUZK_ERR_NOMEM. */
+cuzk_status wtns_write_file(const char *path, const fr_t *w, uint32_t n, cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -6,10 +6,52 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/ccs.h"
+#include "cuzk/gen.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/snarkjs_json.h"
 #include "cuzk/wtns.h"
 #include "cuzk/zkey.h"
+
+/* The profile numbers of include/cuzk/gen.h (nnz per row, densities). */
+static int print_profile(const circuit_t *c)
+{
+    cuzk_error_t err = {0};
+    gen_stats_t st;
+    if (gen_circuit_stats(&st, c, &err) != CUZK_OK)
+        return cli_fail("info", "statistics", &err);
+    double rows = st.n_rows ? st.n_rows : 1;
+    uint64_t aux = st.n_vars - st.n_public - 1, in = st.n_public + 1;
+    double da = aux ? 100.0 / (double)aux : 0;
+    printf("  non-zeros per row: A %.3f, B %.3f, C %.3f\n", (double)st.nnz[0] / rows,
+           (double)st.nnz[1] / rows, (double)st.nnz[2] / rows);
+    printf("  aux variables %llu touched by A %.2f%%, B %.2f%%, C %.2f%%\n",
+           (unsigned long long)aux, (double)st.aux_touched[0] * da, (double)st.aux_touched[1] * da,
+           (double)st.aux_touched[2] * da);
+    printf("  inputs (ONE included) %llu touched by A %llu, B %llu, C %llu\n",
+           (unsigned long long)in, (unsigned long long)st.input_touched[0],
+           (unsigned long long)st.input_touched[1], (unsigned long long)st.input_touched[2]);
+    return CLI_OK;
+}
+
+static void print_witness_shares(const fr_t *w, size_t n)
+{
+    uint64_t z, o, x;
+    gen_witness_stats(&z, &o, &x, w, n);
+    double d = n ? 100.0 / (double)n : 0;
+    printf("  witness values %zu: zero %.2f%%, one %.2f%%, 0/1 %.2f%%, other %.2f%%\n", n,
+           (double)z * d, (double)o * d, (double)(z + o) * d, (double)x * d);
+}
+
+/* A circuit view of an r1cs (no copy: the CSR arrays have the same types). */
+static circuit_t r1cs_view(const r1cs_t *r)
+{
+    circuit_t c = {r->n_constraints, r->n_wires, r->n_pub_out + r->n_pub_in, {{0}},
+                   r->coef,          r->n_coef};
+    for (int m = 0; m < 3; m++)
+        c.m[m] = (circuit_csr_t){r->m[m].row_ptr, r->m[m].col, r->m[m].coef, r->m[m].nnz};
+    return c;
+}
 
 static int info_r1cs(const char *path)
 {
@@ -29,8 +71,10 @@ static int info_r1cs(const char *path)
     while (m < need)
         m <<= 1, k++;
     printf("  Groth16 domain 2^%u (%llu)\n", k, (unsigned long long)m);
+    circuit_t view = r1cs_view(&r);
+    int rc = print_profile(&view);
     r1cs_free(&r);
-    return CLI_OK;
+    return rc;
 }
 
 static int info_wtns(const char *path)
@@ -46,6 +90,7 @@ static int info_wtns(const char *path)
     }
     printf("%s: snarkjs wtns v2, curve bls12-381\n  values %u (zero %zu, one %zu, other %zu)\n",
            path, w.n, zeros, ones, (size_t)w.n - zeros - ones);
+    print_witness_shares(w.w, w.n);
     wtns_free(&w);
     return CLI_OK;
 }
@@ -95,6 +140,39 @@ static int info_vk(const char *path)
     return CLI_OK;
 }
 
+/* A .ccs circuit, and with a witness the share of 0/1 values. */
+static int info_ccs(const char *path, const char *wtns_path)
+{
+    cuzk_error_t err = {0};
+    circuit_t c;
+    if (ccs_read_file(&c, path, 0, &err) != CUZK_OK)
+        return cli_fail("info", path, &err);
+    printf("%s: cuzk circuit v%u, curve bls12-381\n", path, CCS_VERSION);
+    printf("  rows %u, variables %u (public %u), dictionary %u coefficients\n", c.n_rows, c.n_vars,
+           c.n_public, c.n_dict);
+    printf("  non-zeros A %llu, B %llu, C %llu\n", (unsigned long long)c.m[0].nnz,
+           (unsigned long long)c.m[1].nnz, (unsigned long long)c.m[2].nnz);
+    int rc = print_profile(&c);
+    if (rc == CLI_OK && wtns_path) {
+        wtns_t w;
+        if (wtns_read(&w, wtns_path, 0, &err) != CUZK_OK) {
+            rc = cli_fail("info", wtns_path, &err);
+        } else {
+            uint32_t bad = 0;
+            print_witness_shares(w.w, w.n);
+            if (w.n != c.n_vars)
+                printf("  witness: %u values, the circuit has %u variables\n", w.n, c.n_vars);
+            else if (circuit_check(&bad, &c, w.w, 0) == CUZK_OK)
+                printf("  witness %s\n", bad == UINT32_MAX ? "satisfies every row" : "FAILS");
+            if (w.n != c.n_vars || bad != UINT32_MAX)
+                rc = CLI_INVALID;
+            wtns_free(&w);
+        }
+    }
+    circuit_free(&c);
+    return rc;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
@@ -103,8 +181,8 @@ static int ends_with(const char *s, const char *suffix)
 
 int cmd_info(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: cuzk info <file>\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: cuzk info <file> [witness.wtns (with a .ccs)]\n");
         return CLI_USAGE;
     }
     const char *path = argv[1];
@@ -116,6 +194,12 @@ int cmd_info(int argc, char **argv)
     }
     size_t got = fread(magic, 1, 4, f);
     fclose(f);
+    if (got == 4 && !memcmp(magic, "cuzk", 4))
+        return info_ccs(path, argc == 3 ? argv[2] : NULL);
+    if (argc == 3) {
+        fprintf(stderr, "cuzk info: a witness goes with a .ccs circuit only\n");
+        return CLI_USAGE;
+    }
     if (got == 4 && !memcmp(magic, "r1cs", 4))
         return info_r1cs(path);
     if (got == 4 && !memcmp(magic, "wtns", 4))
@@ -126,7 +210,7 @@ int cmd_info(int argc, char **argv)
         return info_vk(path);
     if (ends_with(path, ".params"))
         return info_params(path);
-    fprintf(stderr, "cuzk info: %s: not an r1cs, wtns or zkey file (magic), nor .params/.vk\n",
+    fprintf(stderr, "cuzk info: %s: not an r1cs, wtns, zkey or ccs file (magic), nor .params/.vk\n",
             path);
     return CLI_USAGE;
 }

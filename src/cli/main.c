@@ -14,7 +14,8 @@ static void usage(FILE *f)
             "  verify          check proofs (snarkjs JSON or bellperson .vk + proofs)\n"
             "  setup           INSECURE test setup: a key with known toxic waste\n"
             "  export-vkey     verification_key.json from a zkey\n"
-            "  info            what a .r1cs, .wtns, .zkey, .params or .vk file holds\n"
+            "  info            what a .r1cs, .wtns, .zkey, .ccs, .params or .vk file holds\n"
+            "  gen-circuit     a synthetic PoRep-shaped circuit and its witnesses\n"
             "  bench           benchmarks: field, ntt, msm (JSON lines + table)\n"
             "  help            this text\n"
             "Run a command without arguments for its usage.\n");
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {{"demo", cmd_demo},     {"bench", cmd_bench},   {"prove", cmd_prove},
                 {"verify", cmd_verify}, {"setup", cmd_setup},   {"info", cmd_info},
-                {"export-vkey", cmd_export_vkey}};
+                {"export-vkey", cmd_export_vkey}, {"gen-circuit", cmd_gen_circuit}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);

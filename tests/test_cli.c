@@ -26,7 +26,8 @@ static void test_demo_passes(void **state)
 {
     (void)state;
     assert_int_equal(run_cli("demo", out, sizeof out), 0);
-    assert_non_null(strstr(out, "10 of 10 checks passed"));
+    assert_non_null(strstr(out, "11 of 11 checks passed"));
+    assert_non_null(strstr(out, "PoRep-shaped job"));
     assert_null(strstr(out, "FAIL"));
 }
 

@@ -51,44 +51,53 @@ static void on_event(void *ctx, const engine_event_t *ev)
     pthread_mutex_unlock(&r->mu);
 }
 
-static int cmp_span(const void *a, const void *b)
-{
-    const span_t *x = a, *y = b;
-    return (x->start > y->start) - (x->start < y->start);
-}
-
 typedef struct overlap {
     double union_s, sum_s;
     int max_concurrent;
 } overlap_t;
 
+typedef struct edge {
+    uint64_t t;
+    int d; /* +1 a prove starts, -1 one ends */
+} edge_t;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const edge_t *x = a, *y = b;
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return x->d - y->d; /* an end before a start at the same instant */
+}
+
 /* Union and sum of the spans starting at or after t0, and the most that
- * overlap at one instant. */
-static overlap_t spans_overlap(span_t *s, size_t n, uint64_t t0)
+ * overlap at one instant: one sweep over their sorted ends. */
+static overlap_t spans_overlap(const span_t *s, size_t n, uint64_t t0)
 {
     overlap_t o = {0, 0, 0};
-    qsort(s, n, sizeof *s, cmp_span);
-    uint64_t cur_lo = 0, cur_hi = 0, uni = 0, sum = 0;
-    int have = 0;
+    edge_t *ev = malloc((2 * n + 1) * sizeof *ev);
+    if (!ev)
+        return o;
+    size_t k = 0;
+    uint64_t sum = 0, uni = 0, since = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i].start < t0)
             continue;
         sum += s[i].end - s[i].start;
-        int conc = 1;
-        for (size_t j = 0; j < i; j++)
-            conc += s[j].start >= t0 && s[j].end > s[i].start;
-        if (conc > o.max_concurrent)
-            o.max_concurrent = conc;
-        if (!have || s[i].start > cur_hi) {
-            uni += cur_hi - cur_lo;
-            cur_lo = s[i].start;
-            cur_hi = s[i].end;
-            have = 1;
-        } else if (s[i].end > cur_hi) {
-            cur_hi = s[i].end;
-        }
+        ev[k++] = (edge_t){s[i].start, +1};
+        ev[k++] = (edge_t){s[i].end, -1};
     }
-    uni += cur_hi - cur_lo;
+    qsort(ev, k, sizeof *ev, cmp_edge);
+    int active = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (active == 0 && ev[i].d > 0)
+            since = ev[i].t;
+        active += ev[i].d;
+        if (active > o.max_concurrent)
+            o.max_concurrent = active;
+        if (active == 0)
+            uni += ev[i].t - since;
+    }
+    free(ev);
     o.union_s = (double)uni * 1e-9;
     o.sum_s = (double)sum * 1e-9;
     return o;

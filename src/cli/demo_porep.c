@@ -52,14 +52,18 @@ static int demo_engine_job(const groth16_pk_t *pk, const circuit_t *c, const fr_
     memset(&spec, 0, sizeof spec);
     spec.kind = ENGINE_KIND_BELLPERSON;
     spec.priority = CUZK_PRIO_NORMAL;
-    spec.key = NULL;
     spec.witnesses = w;
     spec.n_partitions = DEMO_PARTS;
     engine_job_id_t id;
-    if (engine_new(&e, &cfg, &err) != CUZK_OK ||
-        engine_key_register(e, &key, &ks, &err) != CUZK_OK ||
-        (spec.key = key, engine_submit(e, &id, &spec, &err)) != CUZK_OK ||
-        engine_await(e, id, 120000, &res, &err) != CUZK_OK) {
+    cuzk_status st = engine_new(&e, &cfg, &err);
+    if (st == CUZK_OK)
+        st = engine_key_register(e, &key, &ks, &err);
+    spec.key = key;
+    if (st == CUZK_OK)
+        st = engine_submit(e, &id, &spec, &err);
+    if (st == CUZK_OK)
+        st = engine_await(e, id, 120000, &res, &err);
+    if (st != CUZK_OK) {
         printf("         engine: %s\n", err.msg);
         goto out;
     }

@@ -330,6 +330,28 @@ static void test_bench_engine(void **state)
     }
 }
 
+/* The PoRep-shaped throughput benchmark at 2^12 on the CPU: every proof
+ * verified (the engine fails a job whose batch does not), the figures
+ * reported; bad options exit 2. */
+static void test_bench_porep(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("bench porep --device cpu --log-domain 12 --partitions 2 --proofs 3 "
+                             "--check",
+                             out, sizeof out),
+                     0);
+    assert_non_null(strstr(out, "\"bench\":\"porep\""));
+    assert_non_null(strstr(out, "\"all_verified\":true"));
+    assert_non_null(strstr(out, "\"partitions\":2"));
+    const char *s = strstr(out, "\"s_per_proof\":");
+    assert_non_null(s);
+    assert_true(strtod(s + strlen("\"s_per_proof\":"), NULL) > 0);
+    assert_non_null(strstr(out, "proof 3/3 done"));
+    assert_int_equal(run_cli("bench porep --log-domain 9", out, sizeof out), 2);
+    assert_int_equal(run_cli("bench porep --proofs 0", out, sizeof out), 2);
+    assert_int_equal(run_cli("bench porep --setup tpu", out, sizeof out), 2);
+}
+
 /* gen-circuit writes a circuit and witnesses that info reads back and
  * checks; bad options exit 2. */
 static void test_gen_circuit_info(void **state)
@@ -367,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_device_options),
         cmocka_unit_test(test_bench_engine),
+        cmocka_unit_test(test_bench_porep),
         cmocka_unit_test(test_gen_circuit_info),
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

@@ -279,7 +279,7 @@ static void on_event(void *ctx, const engine_event_t *ev)
  * per partition (the last two on a device), one verify. */
 static void check_events(evlog_t *l, engine_job_id_t id, size_t parts)
 {
-    unsigned wit = 0, adm = 0, prv = 0, ver = 0;
+    unsigned wit = 0, adm = 0, prv = 0, ver = 0, parts_seen = 0;
     pthread_mutex_lock(&l->mu);
     for (size_t i = 0; i < l->n; i++) {
         const engine_event_t *ev = &l->ev[i];
@@ -308,6 +308,12 @@ static void check_events(evlog_t *l, engine_job_id_t id, size_t parts)
             assert_int_equal(ev->partition, -1);
             ver++;
             break;
+        default: /* a prove's part: on a device, for a partition */
+            assert_true(ev->stage < ENGINE_STAGE_COUNT);
+            assert_true(ev->device >= 0);
+            assert_in_range(ev->partition, 0, parts - 1);
+            parts_seen++;
+            break;
         }
     }
     pthread_mutex_unlock(&l->mu);
@@ -315,6 +321,7 @@ static void check_events(evlog_t *l, engine_job_id_t id, size_t parts)
     assert_true(adm >= parts);
     assert_int_equal(prv, parts);
     assert_int_equal(ver, 1);
+    assert_true(parts_seen >= parts); /* at least one timed part per prove */
 }
 
 /* ---- a rig: an engine over simulated devices ---- */
@@ -608,6 +615,84 @@ static void test_matches_cpu(void **state)
     assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].done, 3);
     assert_int_equal(st.devices[0].proofs, NC);
     assert_int_equal(st.devices[0].resident_keys, 3);
+    rig_stop(&r);
+}
+
+/* ENGINE_WITNESS_FN: the witness is made in the witness stage (one call per
+ * partition, none at submit), proofs equal the CPU's, and a generator's
+ * error fails the job with its message. */
+typedef struct gen_ctx {
+    const fr_t *w;
+    size_t n;
+    int fail;
+    int calls;
+} gen_ctx_t;
+
+static cuzk_status gen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+{
+    gen_ctx_t *g = ctx;
+    __atomic_add_fetch(&g->calls, 1, __ATOMIC_SEQ_CST);
+    if (g->fail)
+        return cuzk_error_set(err, CUZK_ERR_IO, "generator broke on purpose");
+    assert_int_equal(n, g->n);
+    memcpy(w, g->w, n * sizeof *w);
+    return CUZK_OK;
+}
+
+static void test_witness_fn(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(&r);
+    uint64_t seed = tu_rand64();
+    fr_t rr, ss;
+    rand_fr(&rr, &seed);
+    rand_fr(&ss, &seed);
+    fr_t *w2 = witness_variant(&g_bp.c, g_bp.log_m, seed);
+    gen_ctx_t g[3] = {{g_bp.w, g_bp.pk.n_vars, 0, 0},
+                      {w2, g_bp.pk.n_vars, 0, 0},
+                      {g_bp.w, g_bp.pk.n_vars, 0, 0}};
+    engine_witness_t wit[3];
+    for (int i = 0; i < 3; i++)
+        wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g[i]};
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .priority = CUZK_PRIO_NORMAL,
+                              .key = r.kbp,
+                              .witnesses = wit,
+                              .n_partitions = 3,
+                              .fixed_rs = 1,
+                              .r = rr,
+                              .s = ss};
+    engine_job_id_t id = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    engine_result_t res;
+    await_ok(&r, id, &res);
+    assert_int_equal(res.n_partitions, 3);
+    for (int i = 0; i < 3; i++) {
+        uint8_t got[192], want[192];
+        proof_bytes(got, &res.proofs[i]);
+        reference_proof(want, &g_bp, g[i].w, &rr, &ss);
+        assert_memory_equal(got, want, 192);
+        assert_int_equal(g[i].calls, 1);
+    }
+    engine_result_free(&res);
+
+    /* a failing generator fails the job, naming why */
+    g[1].fail = 1;
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    assert_int_equal(engine_await(r.e, id, 60000, &res, &err), CUZK_ERR_IO);
+    assert_int_equal(res.state, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error.msg, "generator broke on purpose"));
+    engine_result_free(&res);
+
+    /* no generator: refused at submit */
+    wit[0].fn = NULL;
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "partition 0"));
+    free(w2);
+    good_job(&r);
     rig_stop(&r);
 }
 
@@ -1503,6 +1588,7 @@ int main(void)
     tu_init("test_engine");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_cpu),
+        cmocka_unit_test(test_witness_fn),
         cmocka_unit_test(test_multi_partition),
         cmocka_unit_test(test_priority_critical),
         cmocka_unit_test(test_priority_aging),

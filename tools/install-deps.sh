@@ -12,6 +12,12 @@ have_cmd clang || need+=(clang)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 [ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
 have_cmd spin || need+=(spin) # model checker for model/*.pml (ctest spin_ledger)
+# the daemon: SQLite journal, gRPC C core + protobuf-c, HTTP status/metrics
+[ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
+[ -f /usr/include/grpc/grpc.h ] || need+=(libgrpc-dev)
+[ -f /usr/include/protobuf-c/protobuf-c.h ] || need+=(libprotobuf-c-dev)
+have_cmd protoc-c || need+=(protobuf-c-compiler)
+[ -f /usr/include/microhttpd.h ] || need+=(libmicrohttpd-dev)
 # libFuzzer and the sanitizer runtimes for clang
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
     need+=(libclang-rt-dev)

@@ -27,6 +27,12 @@ cuzk_status cuzk_cuda_device_count(int *count, cuzk_error_t *err);
  * CUZK_ERR_NO_DEVICE when there is no such device; CUZK_ERR_CUDA. */
 cuzk_status cuzk_cuda_device_describe(char *out, size_t out_len, int device, cuzk_error_t *err);
 
+/* Out: free and total bytes of device memory now (cudaMemGetInfo: a
+ * device-wide call, for set-up and reports, never on a proving path).
+ * Errors as cuzk_cuda_device_describe's. */
+cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total_bytes, int device,
+                                    cuzk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

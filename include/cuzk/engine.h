@@ -117,14 +117,27 @@ typedef struct engine_device {
 /* ---- observability ---- */
 
 typedef enum engine_stage {
-    ENGINE_STAGE_WITNESS = 0, /* parse/copy + constraint check (CPU pool) */
+    ENGINE_STAGE_WITNESS = 0, /* parse/copy/generate + constraint check (CPU pool) */
     ENGINE_STAGE_ADMIT = 1,   /* waiting for the scratch reservation */
     ENGINE_STAGE_PROVE = 2,   /* groth16_prove on the device's backend */
     ENGINE_STAGE_VERIFY = 3,  /* the batch check of all partitions (CPU pool) */
+    /* The parts of a successful prove, reported right after it (same job,
+     * partition and device) from the backend's stage timers, laid end to
+     * end from the prove's start in this order; zero-length parts are not
+     * reported. They lie inside the prove's interval; what remains of it is
+     * the host's share (final assembly). */
+    ENGINE_STAGE_LOAD = 4,   /* key and circuit made resident (first proof with them) */
+    ENGINE_STAGE_UPLOAD = 5, /* the witness to the device */
+    ENGINE_STAGE_H = 6,      /* SpMV, NTTs, the H scalars */
+    ENGINE_STAGE_MSM_A = 7,
+    ENGINE_STAGE_MSM_B = 8, /* B in G2 (and G1) */
+    ENGINE_STAGE_MSM_L = 9,
+    ENGINE_STAGE_MSM_H = 10,
 } engine_stage;
-#define ENGINE_STAGE_COUNT 4
+#define ENGINE_STAGE_COUNT 11
 
-/* "witness", "admit", "prove", "verify"; "invalid" otherwise. Never NULL. */
+/* "witness", "admit", "prove", "verify", "load", "upload", "h", "msm_a",
+ * "msm_b", "msm_l", "msm_h"; "invalid" otherwise. Never NULL. */
 const char *engine_stage_str(int stage);
 
 typedef struct engine_event {
@@ -244,7 +257,15 @@ const char *engine_kind_str(int kind);
 typedef enum engine_witness_form {
     ENGINE_WITNESS_WTNS = 0, /* .wtns file bytes (wtns.h) */
     ENGINE_WITNESS_FR = 1,   /* n fr_t values, Montgomery form, w[0] = 1 */
+    ENGINE_WITNESS_FN = 2,   /* made in the witness stage by fn (synthesis) */
 } engine_witness_form;
+
+/* Fills the n = pk->n_vars values of a witness (Montgomery, w[0] = 1) into
+ * an engine-owned buffer. Runs on the witness pool, at most
+ * engine_config_t.witness_threads at once; the host bytes it fills count
+ * towards ready_bytes_max from the moment it starts, so a generator of
+ * GiB-sized witnesses is held back by the same budget as parsed ones. */
+typedef cuzk_status (*engine_witness_fn)(void *ctx, fr_t *w, size_t n, cuzk_error_t *err);
 
 typedef struct engine_witness {
     engine_witness_form form;
@@ -252,6 +273,11 @@ typedef struct engine_witness {
     size_t size;
     const fr_t *w; /* ENGINE_WITNESS_FR: n values */
     size_t n;
+    /* ENGINE_WITNESS_FN: nothing is copied at submit; ctx must stay valid
+     * until the job is settled. The request-id fingerprint covers fn and
+     * ctx (the same generator and context are the same witness). */
+    engine_witness_fn fn;
+    void *ctx;
 } engine_witness_t;
 
 typedef struct engine_job_spec {
@@ -299,6 +325,8 @@ typedef struct engine_part_timing {
     int device;          /* where it was proved; -1: never */
     unsigned attempts;   /* device attempts made */
     int streamed;        /* 1 when the key was not resident for it */
+    /* the prove's parts (seconds, the backend's timers; see ENGINE_STAGE_LOAD) */
+    double load_s, upload_s, h_s, msm_a_s, msm_b_s, msm_l_s, msm_h_s;
 } engine_part_timing_t;
 
 typedef struct engine_result {

@@ -47,7 +47,11 @@ extern "C" {
 typedef enum msm_base_format {
     MSM_BASES_AFFINE = 0,
     MSM_BASES_LEM = 1,
-    MSM_BASES_ZCASH = 2
+    MSM_BASES_ZCASH = 2,
+    /* g1_affine_t / g2_affine_t arrays already in a CUDA device's memory
+     * (a key made on the GPU, cuda_setup.h): only the CUDA backend reads
+     * them, in place; the CPU MSMs refuse them (CUZK_ERR_ARG). */
+    MSM_BASES_DEVICE = 3
 } msm_base_format;
 
 typedef struct msm_bases {

@@ -21,6 +21,7 @@
 #include "cli_backend.h"
 #include "cli_circuit.h"
 #include "cli_engine_device.h"
+#include "cli_spans.h"
 #include "cli_util.h"
 #include "cuzk/engine.h"
 #include "cuzk/parallel.h"
@@ -28,10 +29,6 @@
 #include "cuzk/setup.h"
 
 #define MAX_WORKER_RUNS 4
-
-typedef struct span {
-    uint64_t start, end;
-} span_t;
 
 /* The prove intervals of one run, from the event hook. */
 typedef struct recorder {
@@ -49,58 +46,6 @@ static void on_event(void *ctx, const engine_event_t *ev)
     if (r->n < r->cap)
         r->spans[r->n++] = (span_t){ev->start_ns, ev->end_ns};
     pthread_mutex_unlock(&r->mu);
-}
-
-typedef struct overlap {
-    double union_s, sum_s;
-    int max_concurrent;
-} overlap_t;
-
-typedef struct edge {
-    uint64_t t;
-    int d; /* +1 a prove starts, -1 one ends */
-} edge_t;
-
-static int cmp_edge(const void *a, const void *b)
-{
-    const edge_t *x = a, *y = b;
-    if (x->t != y->t)
-        return (x->t > y->t) - (x->t < y->t);
-    return x->d - y->d; /* an end before a start at the same instant */
-}
-
-/* Union and sum of the spans starting at or after t0, and the most that
- * overlap at one instant: one sweep over their sorted ends. */
-static overlap_t spans_overlap(const span_t *s, size_t n, uint64_t t0)
-{
-    overlap_t o = {0, 0, 0};
-    edge_t *ev = malloc((2 * n + 1) * sizeof *ev);
-    if (!ev)
-        return o;
-    size_t k = 0;
-    uint64_t sum = 0, uni = 0, since = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i].start < t0)
-            continue;
-        sum += s[i].end - s[i].start;
-        ev[k++] = (edge_t){s[i].start, +1};
-        ev[k++] = (edge_t){s[i].end, -1};
-    }
-    qsort(ev, k, sizeof *ev, cmp_edge);
-    int active = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (active == 0 && ev[i].d > 0)
-            since = ev[i].t;
-        active += ev[i].d;
-        if (active > o.max_concurrent)
-            o.max_concurrent = active;
-        if (active == 0)
-            uni += ev[i].t - since;
-    }
-    free(ev);
-    o.union_s = (double)uni * 1e-9;
-    o.sum_s = (double)sum * 1e-9;
-    return o;
 }
 
 typedef struct bench_cfg {
@@ -126,7 +71,7 @@ static int submit_all(engine_t *e, engine_key_t *key, const bench_cfg_t *B, int 
     if (!ws)
         return 0;
     for (int p = 0; p < parts; p++)
-        ws[p] = (engine_witness_t){ENGINE_WITNESS_FR, NULL, 0, B->w, B->c->n_vars};
+        ws[p] = (engine_witness_t){.form = ENGINE_WITNESS_FR, .w = B->w, .n = B->c->n_vars};
     engine_job_spec_t spec;
     memset(&spec, 0, sizeof spec);
     spec.kind = ENGINE_KIND_BELLPERSON;
@@ -225,7 +170,7 @@ static int run_workers(run_out_t *o, const bench_cfg_t *B, int workers)
     o->per_proof_s = o->wall_s / (B->jobs * B->partitions);
     o->streamed = streamed;
     pthread_mutex_lock(&rec.mu);
-    o->ov = spans_overlap(rec.spans, rec.n, t0);
+    o->ov = spans_overlap(rec.spans, rec.n, t0, 0);
     pthread_mutex_unlock(&rec.mu);
     rc = 0;
 out:

@@ -19,6 +19,7 @@ int bench_ntt(int argc, char **argv);
 int bench_msm(int argc, char **argv);
 int bench_prove(int argc, char **argv);
 int bench_engine(int argc, char **argv);
+int bench_porep(int argc, char **argv);
 /* The demo's PoRep-shaped job through the engine (demo_porep.c): 1 when it
  * proved and verified. */
 int demo_porep(void);

@@ -17,6 +17,7 @@ static const bench_entry_t BENCHES[] = {
     {"msm", bench_msm, "multi-scalar multiplication [--device cpu|cuda]"},
     {"prove", bench_prove, "Groth16 prove of a random circuit [--device cpu|cuda]"},
     {"engine", bench_engine, "jobs through the proving engine, 1 vs 2 workers [--device cpu|cuda]"},
+    {"porep", bench_porep, "PoRep-shaped proofs through the engine [--log-domain K] [--device ...]"},
 };
 
 /* The CUDA variants of the benchmarks that have one. */
@@ -48,8 +49,9 @@ int cmd_bench(int argc, char **argv)
 {
     size_t n = sizeof BENCHES / sizeof BENCHES[0];
     const char *device = NULL;
-    /* prove and engine take --device themselves */
-    if (argc >= 2 && strcmp(argv[1], "prove") && strcmp(argv[1], "engine")) {
+    /* prove, engine and porep take --device themselves */
+    if (argc >= 2 && strcmp(argv[1], "prove") && strcmp(argv[1], "engine") &&
+        strcmp(argv[1], "porep")) {
         if (!take_device(&argc, argv, &device))
             return 2;
         if (device && !strcmp(device, "cuda")) {

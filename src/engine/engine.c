@@ -20,7 +20,9 @@
 
 const char *engine_stage_str(int stage)
 {
-    static const char *const names[ENGINE_STAGE_COUNT] = {"witness", "admit", "prove", "verify"};
+    static const char *const names[ENGINE_STAGE_COUNT] = {
+        "witness", "admit", "prove", "verify", "load", "upload", "h",
+        "msm_a",   "msm_b", "msm_l", "msm_h"};
     return stage >= 0 && stage < ENGINE_STAGE_COUNT ? names[stage] : "invalid";
 }
 
@@ -479,10 +481,14 @@ static uint64_t spec_fingerprint(const engine_job_spec_t *s)
     for (size_t i = 0; i < s->n_partitions; i++) {
         const engine_witness_t *w = &s->witnesses[i];
         h = mix(h, (uint64_t)w->form);
-        if (w->form == ENGINE_WITNESS_WTNS)
+        if (w->form == ENGINE_WITNESS_WTNS) {
             h = mix_bytes(h, w->wtns, w->size);
-        else
+        } else if (w->form == ENGINE_WITNESS_FN) {
+            h = mix(h, (uint64_t)(uintptr_t)w->ctx);
+            h = mix_bytes(h, (const uint8_t *)&w->fn, sizeof w->fn);
+        } else {
             h = mix_bytes(h, (const uint8_t *)w->w, w->n * sizeof *w->w);
+        }
     }
     return h;
 }
@@ -517,9 +523,11 @@ static cuzk_status check_spec(const engine_job_spec_t *s, cuzk_error_t *err)
             continue;
         if (w->form == ENGINE_WITNESS_FR && w->w && w->n == pk->n_vars)
             continue;
+        if (w->form == ENGINE_WITNESS_FN && w->fn)
+            continue;
         return cuzk_error_set(err, CUZK_ERR_ARG,
-                              "engine_submit: partition %zu: witness %s (expected .wtns bytes or "
-                              "%u fr_t values)",
+                              "engine_submit: partition %zu: witness %s (expected .wtns bytes, "
+                              "%u fr_t values or a generator)",
                               i, w->form == ENGINE_WITNESS_FR ? "of the wrong length" : "missing",
                               pk->n_vars);
     }
@@ -570,6 +578,10 @@ static cuzk_status job_make(eng_job_t **out, const engine_job_spec_t *s, cuzk_er
             t->raw_size = w->size;
             if (t->raw)
                 memcpy(t->raw, w->wtns, w->size);
+        } else if (w->form == ENGINE_WITNESS_FN) {
+            t->fn = w->fn; /* the buffer is made in the witness stage */
+            t->fn_ctx = w->ctx;
+            continue;
         } else {
             t->wcopy = malloc(w->n * sizeof *w->w);
             if (t->wcopy)

@@ -54,7 +54,9 @@ typedef struct eng_task {
     engine_witness_form form;
     uint8_t *raw;
     size_t raw_size;
-    fr_t *wcopy; /* ENGINE_WITNESS_FR (malloc) */
+    fr_t *wcopy; /* ENGINE_WITNESS_FR (malloc), ENGINE_WITNESS_FN (made in the stage) */
+    engine_witness_fn fn;
+    void *fn_ctx;
     /* the witness stage's output: w points into wt.w or wcopy */
     wtns_t wt;
     const fr_t *w;

@@ -85,6 +85,15 @@ static cuzk_status witness_run(engine_t *e, eng_task_t *t, cuzk_error_t *err)
         if (st != CUZK_OK)
             return st;
         t->w = t->wt.w;
+    } else if (t->form == ENGINE_WITNESS_FN) {
+        size_t n = ks->pk->n_vars;
+        if (!t->wcopy && !(t->wcopy = malloc(n * sizeof *t->wcopy)))
+            return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                                  "partition %u: no memory for a witness of %zu values", t->index,
+                                  n);
+        if ((st = t->fn(t->fn_ctx, t->wcopy, n, err)) != CUZK_OK)
+            return st;
+        t->w = t->wcopy;
     } else {
         t->w = t->wcopy;
     }
@@ -358,6 +367,28 @@ static outcome task_admit(eng_worker_t *wk, eng_task_t *t, ledger_resv_t *resv, 
     }
 }
 
+/* The prove's parts as events laid end to end from its start (clamped to
+ * its end), and into the partition's timings. */
+static void emit_parts(engine_t *e, eng_task_t *t, int device, const struct groth16_timings *tm,
+                       uint64_t t0, uint64_t t1)
+{
+    const double part[] = {tm->load, tm->upload, tm->h, tm->msm_a, tm->msm_b, tm->msm_l, tm->msm_h};
+    double *dst[] = {&t->tm.load_s,  &t->tm.upload_s, &t->tm.h_s,    &t->tm.msm_a_s,
+                     &t->tm.msm_b_s, &t->tm.msm_l_s,  &t->tm.msm_h_s};
+    uint64_t at = t0;
+    for (int i = 0; i < 7; i++) {
+        *dst[i] = part[i];
+        if (part[i] <= 0)
+            continue;
+        uint64_t end = at + (uint64_t)(part[i] * 1e9);
+        if (end > t1)
+            end = t1;
+        eng_emit(e, t->job->id, (int)t->index, device, (engine_stage)(ENGINE_STAGE_LOAD + i), at,
+                 end, CUZK_OK);
+        at = end;
+    }
+}
+
 static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
 {
     eng_device_t *dev = wk->dev;
@@ -377,9 +408,12 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
     if (!j->fixed_rs && (st = fr_random(&r, err)) == CUZK_OK)
         st = fr_random(&s, err);
     groth16_proof_t proof;
+    struct groth16_timings tm;
+    memset(&tm, 0, sizeof tm);
     uint64_t t0 = ledger_clock_ns();
     if (st == CUZK_OK) {
-        groth16_prove_opts_t opts = {.threads = e->cfg.prove_threads, .no_verify = 1};
+        groth16_prove_opts_t opts = {
+            .threads = e->cfg.prove_threads, .no_verify = 1, .timings = &tm};
         st = groth16_prove(&proof, j->key->spec.pk, j->key->spec.circuit, t->w, &r, &s, wk->be,
                            &opts, err);
     }
@@ -387,6 +421,8 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
     ledger_release(&resv);
     t->tm.prove_ns = t1 - t0;
     eng_emit(e, j->id, (int)t->index, dev->index, ENGINE_STAGE_PROVE, t0, t1, st);
+    if (st == CUZK_OK)
+        emit_parts(e, t, dev->index, &tm, t0, t1);
     if (st != CUZK_OK) { /* a device error may leave the backend unusable: remake it */
         dev->d.backend_free(dev->d.ctx, wk->be);
         wk->be = NULL;

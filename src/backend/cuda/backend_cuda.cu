@@ -33,8 +33,11 @@ typedef struct base_set {
     size_t n;
     int g2;
     msm_base_format fmt;
-    void *dev;  /* resident: decoded device points */
-    void *host; /* streaming: the raw records, pinned */
+    void *dev;        /* decoded device points: resident, or the caller's (MSM_BASES_DEVICE) */
+    int dev_borrowed; /* dev is the caller's: never freed here */
+    const void *host; /* streaming: the raw records, in pinned memory */
+    void *host_own;   /* ... copied there by us (cudaFreeHost), or NULL */
+    void *host_reg;   /* ... the caller's memory, registered by us (cudaHostUnregister), or NULL */
 } base_set_t;
 
 typedef struct cuda_backend {
@@ -83,9 +86,12 @@ static void drop_all(cuda_backend_t *x)
     if (x->cs)
         (void)cudaStreamSynchronize(x->cs);
     for (int i = 0; i < Q_N; i++) {
-        cfree(x->q[i].dev);
-        if (x->q[i].host)
-            (void)cudaFreeHost(x->q[i].host);
+        if (!x->q[i].dev_borrowed)
+            cfree(x->q[i].dev);
+        if (x->q[i].host_own)
+            (void)cudaFreeHost(x->q[i].host_own);
+        if (x->q[i].host_reg)
+            (void)cudaHostUnregister(x->q[i].host_reg);
     }
     memset(x->q, 0, sizeof x->q);
     cfree(x->chunk[0]);
@@ -148,13 +154,21 @@ extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth
     size_t idx = pk->conv == GROTH16_BELLPERSON ? pk->a.n + pk->b_g1.n : 0;
     out->circuit_bytes = cuda_circuit_bytes(c) + idx * sizeof(uint32_t);
     size_t fixed = cuda_h_plan_bytes(pk->log_m) + (pk->n_vars + m + idx) * sizeof(dfr_t);
-    size_t key = (pk->a.n + pk->l.n + pk->h.n + pk->b_g1.n) * sizeof(dg1_affine_t) +
-                 pk->b_g2.n * sizeof(dg2_affine_t);
+    /* bases already on the device (MSM_BASES_DEVICE) are their owner's bytes */
+    const groth16_query_t *qs[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
+    size_t key = 0, host_key = 0;
+    for (int i = 0; i < Q_N; i++) {
+        size_t b = qs[i]->n * (i == Q_B2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
+        if (qs[i]->bases.fmt != MSM_BASES_DEVICE) {
+            key += b;
+            host_key += b;
+        }
+    }
     out->key_bytes = key;
     out->scratch_bytes = fixed + cuda_msm_plan_bytes(CUDA_CURVE_G1, g1n, 0) +
                          cuda_msm_plan_bytes(CUDA_CURVE_G2, pk->b_g2.n, 0);
     out->total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
-    if (!budget || out->total <= budget)
+    if (!budget || out->total <= budget || host_key == 0)
         return CUZK_OK;
     /* Streaming: the largest power-of-two chunk whose two buffers and MSM
      * plans fit beside the fixed part. */
@@ -204,8 +218,52 @@ static size_t rec_bytes(const base_set_t *b)
     return b->g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t);
 }
 
-/* One query's bases: decoded on the device (resident) or copied raw into
- * pinned host memory (streaming). */
+/* Bases a GPU setup left on the device: used in place, on their device. */
+static cuzk_status borrow_device_bases(cuda_backend_t *x, base_set_t *b, const void *data,
+                                       cuzk_error_t *err)
+{
+    cudaPointerAttributes a;
+    cuzk_status st = CUDA_CHECK(cudaPointerGetAttributes(&a, data), err);
+    if (st != CUZK_OK)
+        return st;
+    if (a.type != cudaMemoryTypeDevice || a.device != x->device)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuda backend: bases marked as device memory are not in the memory "
+                              "of device %d",
+                              x->device);
+    b->dev = (void *)data;
+    b->dev_borrowed = 1;
+    return CUZK_OK;
+}
+
+/* Streaming reads the records from pinned memory: memory that is pinned
+ * already is used as it is; other memory is registered in place (a 44 GiB
+ * key is not copied), and copied into a pinned buffer only when the
+ * registration is refused (some mappings cannot be pinned). */
+static cuzk_status pin_host_bases(base_set_t *b, const void *data, size_t bytes, cuzk_error_t *err)
+{
+    b->host = data;
+    if (!bytes)
+        return CUZK_OK;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, data) == cudaSuccess && a.type == cudaMemoryTypeHost)
+        return CUZK_OK;
+    (void)cudaGetLastError(); /* an unregistered pointer is not an error here */
+    if (cudaHostRegister((void *)data, bytes, cudaHostRegisterReadOnly) == cudaSuccess) {
+        b->host_reg = (void *)data;
+        return CUZK_OK;
+    }
+    (void)cudaGetLastError(); /* refused: fall back to a copy */
+    cuzk_status st = CUDA_CHECK(cudaMallocHost(&b->host_own, bytes), err);
+    if (st != CUZK_OK)
+        return st;
+    memcpy(b->host_own, data, bytes);
+    b->host = b->host_own;
+    return CUZK_OK;
+}
+
+/* One query's bases: decoded on the device (resident), borrowed from the
+ * device (MSM_BASES_DEVICE) or read from pinned host memory (streaming). */
 static cuzk_status load_bases(cuda_backend_t *x, base_set_t *b, const groth16_query_t *q, int g2,
                               cuzk_error_t *err)
 {
@@ -214,13 +272,10 @@ static cuzk_status load_bases(cuda_backend_t *x, base_set_t *b, const groth16_qu
     b->fmt = q->bases.fmt;
     size_t bytes = b->n * rec_bytes(b);
     cuzk_status st;
-    if (x->streaming) {
-        if ((st = CUDA_CHECK(cudaMallocHost(&b->host, bytes ? bytes : 1), err)) != CUZK_OK)
-            return st;
-        if (bytes)
-            memcpy(b->host, q->bases.data, bytes);
-        return CUZK_OK;
-    }
+    if (b->fmt == MSM_BASES_DEVICE)
+        return borrow_device_bases(x, b, q->bases.data, err);
+    if (x->streaming)
+        return pin_host_bases(b, q->bases.data, bytes, err);
     if ((st = dalloc(&b->dev, bytes, err)) != CUZK_OK)
         return st;
     return g2 ? cuda_bases_upload_g2((dg2_affine_t *)b->dev, &q->bases, b->n, x->s, err)
@@ -358,7 +413,7 @@ static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t 
                               n, b->n);
     if (n == 0)
         return CUZK_OK;
-    if (!x->streaming)
+    if (b->dev)
         return msm_chunk(x, out, b->g2, b->dev, s, n, err);
     return msm_streamed(x, out, b, s, n, err);
 }

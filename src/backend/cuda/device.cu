@@ -62,6 +62,26 @@ extern "C" cuzk_status cuzk_cuda_device_describe(char *out, size_t out_len, int 
     return CUZK_OK;
 }
 
+extern "C" cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total_bytes,
+                                               int device, cuzk_error_t *err)
+{
+    if (!free_bytes || !total_bytes)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_device_memory: NULL output");
+    *free_bytes = *total_bytes = 0;
+    int n = 0, caller = 0;
+    cuzk_status st = cuzk_cuda_device_count(&n, err);
+    if (st != CUZK_OK)
+        return st;
+    if (device < 0 || device >= n)
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device %d (%d present)", device, n);
+    if ((st = CUDA_CHECK(cudaGetDevice(&caller), err)) != CUZK_OK ||
+        (st = CUDA_CHECK(cudaSetDevice(device), err)) != CUZK_OK)
+        return st;
+    st = CUDA_CHECK(cudaMemGetInfo(free_bytes, total_bytes), err);
+    cuzk_status s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
+    return st == CUZK_OK ? s2 : st;
+}
+
 /* ---- a host entry point's call (call.cuh) ---- */
 
 /* Device 0 and a new non-blocking stream; CUZK_ERR_NO_DEVICE without a GPU. */

@@ -1,0 +1,96 @@
+/* The PoRep benchmark's key (cli_porep_key.h). */
+#include "cli_porep_key.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+
+#ifdef CUZK_HAVE_CUDA_SETUP /* until the GPU setup lands */
+#include "cuzk/cuda_backend.h"
+#include "cuzk/cuda_setup.h"
+
+/* The prover's view of a key whose bases are in VRAM. */
+static void pk_device_view(groth16_pk_t *pk, const groth16_key_t *k, const cuzk_cuda_key_dev_t *d)
+{
+    groth16_key_pk(pk, k);
+    pk->a = (groth16_query_t){{d->a, MSM_BASES_DEVICE}, d->n_a};
+    pk->b_g1 = (groth16_query_t){{d->b_g1, MSM_BASES_DEVICE}, d->n_b};
+    pk->b_g2 = (groth16_query_t){{d->b_g2, MSM_BASES_DEVICE}, d->n_b};
+    pk->l = (groth16_query_t){{d->l, MSM_BASES_DEVICE}, d->n_l};
+    pk->h = (groth16_query_t){{d->h, MSM_BASES_DEVICE}, d->n_h};
+}
+
+static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t seed,
+                             size_t budget, int workers, cuzk_error_t *err)
+{
+    cuzk_cuda_key_dev_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    k->dev = d;
+    cuzk_status st = cuzk_cuda_setup(&k->key, d, c, GROTH16_BELLPERSON, seed, 0, NULL, err);
+    if (st != CUZK_OK)
+        return st;
+    pk_device_view(&k->pk, &k->key, d);
+    cuzk_cuda_plan_t plan; /* the device bases count nothing in it */
+    if ((st = cuzk_cuda_backend_plan(&plan, &k->pk, c, 0, err)) != CUZK_OK)
+        return st;
+    if (budget == 0 || d->bytes + (size_t)workers * plan.total <= budget) {
+        k->on_device = 1;
+        k->dev_bytes = d->bytes;
+        return CUZK_OK;
+    }
+    /* does not fit the budget beside what proving needs: to host memory,
+     * from where the backend streams the bases */
+    st = cuzk_cuda_key_dev_download(&k->key, d, err);
+    cuzk_cuda_key_dev_free(d);
+    free(d);
+    k->dev = NULL;
+    if (st == CUZK_OK)
+        groth16_key_pk(&k->pk, &k->key);
+    return st;
+}
+#endif
+
+cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,
+                               const char *where, size_t budget, int workers, cuzk_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = cli_now();
+    cuzk_status st;
+    if (!strcmp(where, "cpu")) {
+        (void)budget;
+        (void)workers;
+        if ((st = groth16_setup(&out->key, c, GROTH16_BELLPERSON, seed, 0, err)) == CUZK_OK)
+            groth16_key_pk(&out->pk, &out->key);
+    } else if (!strcmp(where, "cuda")) {
+#ifdef CUZK_HAVE_CUDA_SETUP
+        st = make_cuda(out, c, seed, budget, workers, err);
+#else
+        st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                            "this build has no GPU setup: use --setup cpu");
+#endif
+    } else {
+        st = cuzk_error_set(err, CUZK_ERR_ARG, "unknown setup device '%s' (cpu or cuda)", where);
+    }
+    if (st != CUZK_OK) {
+        cli_porep_key_free(out);
+        return st;
+    }
+    out->setup_s = cli_now() - t0;
+    return CUZK_OK;
+}
+
+void cli_porep_key_free(cli_porep_key_t *k)
+{
+    if (!k)
+        return;
+#ifdef CUZK_HAVE_CUDA_SETUP
+    if (k->dev) {
+        cuzk_cuda_key_dev_free((cuzk_cuda_key_dev_t *)k->dev);
+        free(k->dev);
+    }
+#endif
+    groth16_key_free(&k->key);
+    memset(k, 0, sizeof *k);
+}

@@ -1,0 +1,51 @@
+/* Busy intervals and their overlap (cli_spans.h). */
+#include "cli_spans.h"
+
+#include <stdlib.h>
+
+typedef struct edge {
+    uint64_t t;
+    int d; /* +1 a span starts, -1 one ends */
+} edge_t;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const edge_t *x = a, *y = b;
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return x->d - y->d; /* an end before a start at the same instant */
+}
+
+overlap_t spans_overlap(const span_t *s, size_t n, uint64_t t0, uint64_t t1)
+{
+    overlap_t o = {0, 0, 0};
+    edge_t *ev = malloc((2 * n + 1) * sizeof *ev);
+    if (!ev)
+        return o;
+    size_t k = 0;
+    uint64_t sum = 0, uni = 0, since = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = s[i].start > t0 ? s[i].start : t0;
+        uint64_t b = t1 && s[i].end > t1 ? t1 : s[i].end;
+        if (b <= a)
+            continue;
+        sum += b - a;
+        ev[k++] = (edge_t){a, +1};
+        ev[k++] = (edge_t){b, -1};
+    }
+    qsort(ev, k, sizeof *ev, cmp_edge);
+    int active = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (active == 0 && ev[i].d > 0)
+            since = ev[i].t;
+        active += ev[i].d;
+        if (active > o.max_concurrent)
+            o.max_concurrent = active;
+        if (active == 0)
+            uni += ev[i].t - since;
+    }
+    free(ev);
+    o.union_s = (double)uni * 1e-9;
+    o.sum_s = (double)sum * 1e-9;
+    return o;
+}

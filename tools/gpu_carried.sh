@@ -21,6 +21,7 @@
 #   stalls     warp stall reasons of the NTT pass and the G1 bucket kernel
 #   prove24    the 2^24 prove: free VRAM, a 16 GiB and a 6 GiB budget
 #   engine     jobs through the engine on the GPU, 1 vs 2 workers (cuzk-$NEW)
+#   porep      cuzk bench porep, resident then streamed (POREP_K/P/N/SETUP)
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 # Environment: NEW (default "new"), BASE (default "base"), STEPS.
 set -u -o pipefail
@@ -108,15 +109,7 @@ ntt() {
 ncu_sections=(--section SpeedOfLight --section Occupancy --section LaunchStats
     --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
 
-ncu_ab_ntt() {
-    local b
-    for b in "$bin"/cuzk-*; do
-        echo "-- $b"
-        "$b" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7 || return 1
-    done
-}
-
-ntt() {
+ncu_ntt() {
     [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
     "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'ntt_dif_pass|ntt_bitrev' \
         --launch-count 4 "$base" bench ntt --device cuda --log 27 --repeats 1
@@ -160,13 +153,24 @@ engine() {
     "$new" bench engine --device cuda --log 22 --jobs 6 --partitions 2 --vram-budget 100GiB
 }
 
+# The PoRep-shaped benchmark through the engine (POREP_K, POREP_P, POREP_N,
+# POREP_SETUP): bases resident, then streamed from host memory pinned in
+# place under a small budget.
+porep() {
+    local k=${POREP_K:-20} p=${POREP_P:-4} n=${POREP_N:-3} su=${POREP_SETUP:-cuda}
+    "$new" bench porep --device cuda --setup "$su" --log-domain "$k" --partitions "$p" \
+        --proofs "$n" --check || return 1
+    "$new" bench porep --device cuda --setup "$su" --log-domain "$k" --partitions "$p" \
+        --proofs "$n" --vram-budget "${POREP_SMALL:-2GiB}"
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 engine memcheck
+export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 engine porep memcheck
 export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -182,6 +186,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     stalls) run_step stalls 180 stalls ;;
     prove24) run_step prove24 420 prove24 ;;
     engine) run_step engine 240 engine ;;
+    porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac

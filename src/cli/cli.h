@@ -11,6 +11,7 @@ int cmd_setup(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_export_vkey(int argc, char **argv);
 int cmd_gen_circuit(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 /* `cuzk bench <what>` subcommands, one file each (bench_<what>.c); argv[0]
  * is <what>. */

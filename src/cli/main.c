@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "  export-vkey     verification_key.json from a zkey\n"
             "  info            what a .r1cs, .wtns, .zkey, .ccs, .params or .vk file holds\n"
             "  gen-circuit     a synthetic PoRep-shaped circuit and its witnesses\n"
+            "  timeline        a Gantt chart (SVG) of an engine event log\n"
             "  bench           benchmarks: field, ntt, msm (JSON lines + table)\n"
             "  help            this text\n"
             "Run a command without arguments for its usage.\n");
@@ -33,7 +34,8 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {{"demo", cmd_demo},     {"bench", cmd_bench},   {"prove", cmd_prove},
                 {"verify", cmd_verify}, {"setup", cmd_setup},   {"info", cmd_info},
-                {"export-vkey", cmd_export_vkey}, {"gen-circuit", cmd_gen_circuit}};
+                {"export-vkey", cmd_export_vkey}, {"gen-circuit", cmd_gen_circuit},
+                {"timeline", cmd_timeline}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);

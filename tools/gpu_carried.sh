@@ -22,6 +22,7 @@
 #   prove24    the 2^24 prove: free VRAM, a 16 GiB and a 6 GiB budget
 #   engine     jobs through the engine on the GPU, 1 vs 2 workers (cuzk-$NEW)
 #   porep      cuzk bench porep, resident then streamed (POREP_K/P/N/SETUP)
+#   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 # Environment: NEW (default "new"), BASE (default "base"), STEPS.
 set -u -o pipefail
@@ -164,13 +165,25 @@ porep() {
         --proofs "$n" --vram-budget "${POREP_SMALL:-2GiB}"
 }
 
+# Kernel and API time tables (Nsight Systems) of a small PoRep run.
+nsys_porep() {
+    local nsys
+    nsys=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -n 1)
+    [ -n "$nsys" ] || { echo "nsys not found"; return 1; }
+    "$nsys" profile -o "$logs/porep" --force-overwrite true "$new" bench porep --device cuda \
+        --setup "${POREP_SETUP:-cuda}" --log-domain "${POREP_K:-20}" --partitions 2 --proofs 2 || return 1
+    "$nsys" stats --report cuda_gpu_kern_sum --format csv "$logs/porep.nsys-rep" | cut -c1-220 | head -40
+    "$nsys" stats --report cuda_api_sum --format csv "$logs/porep.nsys-rep" | cut -c1-200 | head -20
+    rm -f "$logs/porep.nsys-rep" "$logs/porep.sqlite"
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 engine porep memcheck
+export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -187,6 +200,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     prove24) run_step prove24 420 prove24 ;;
     engine) run_step engine 240 engine ;;
     porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
+    nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac

@@ -1,0 +1,127 @@
+/* Checks on what clients send, before any of it reaches the engine, a file
+ * name or a log line. protobuf-c's unpack already guarantees the shape
+ * (lengths, wire types); these are the rules the types cannot say. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuzk/rpc.h"
+
+void rpc_limits_default(rpc_limits_t *limits)
+{
+    limits->max_partitions = 64;
+    limits->max_witness_bytes = (size_t)1 << 30;
+    limits->max_total_bytes = RPC_MAX_MESSAGE_DEFAULT;
+}
+
+static int id_char(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+}
+
+cuzk_status rpc_validate_circuit_id(const char *id, cuzk_error_t *err)
+{
+    if (!id || !id[0])
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_id is empty");
+    size_t n = strnlen(id, RPC_CIRCUIT_ID_MAX + 1);
+    if (n > RPC_CIRCUIT_ID_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_id is longer than %d characters",
+                              RPC_CIRCUIT_ID_MAX);
+    /* A leading dot covers ".", ".." and hidden files; with '/' and '\\'
+     * refused below the name can only ever be one entry of one folder. */
+    if (id[0] == '.')
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_id starts with '.'");
+    for (size_t i = 0; i < n; i++)
+        if (!id_char((unsigned char)id[i]))
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "circuit_id has byte 0x%02x at %zu (allowed: A-Z a-z 0-9 . _ -)",
+                                  (unsigned char)id[i], i);
+    return CUZK_OK;
+}
+
+static cuzk_status check_request_id(const char *id, cuzk_error_t *err)
+{
+    size_t n = strnlen(id, RPC_REQUEST_ID_MAX + 1);
+    if (n > RPC_REQUEST_ID_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "request_id is longer than %d bytes",
+                              RPC_REQUEST_ID_MAX);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (c < 0x20 || c > 0x7e)
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "request_id has byte 0x%02x at %zu (printable ASCII only)", c, i);
+    }
+    return CUZK_OK;
+}
+
+/* Adds n to *total unless that passes max (no overflow either way). */
+static int add_within(size_t *total, size_t n, size_t max)
+{
+    if (n > max || *total > max - n)
+        return 0;
+    *total += n;
+    return 1;
+}
+
+static cuzk_status check_witnesses(const Cuzk__V1__SubmitProofRequest *req, const rpc_limits_t *lim,
+                                   cuzk_error_t *err)
+{
+    cuzk_status s = rpc_validate_circuit_id(req->circuit_id, err);
+    if (s != CUZK_OK)
+        return s;
+    if (req->n_witnesses < 1 || req->n_witnesses > lim->max_partitions)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%zu witnesses (1..%zu allowed)", req->n_witnesses,
+                              lim->max_partitions);
+    size_t total = 0;
+    for (size_t i = 0; i < req->n_witnesses; i++) {
+        size_t n = req->witnesses[i].len;
+        if (n < 1 || n > lim->max_witness_bytes)
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "witnesses[%zu] has %zu bytes (1..%zu allowed)", i, n,
+                                  lim->max_witness_bytes);
+        if (!add_within(&total, n, lim->max_total_bytes))
+            return cuzk_error_set(err, CUZK_ERR_ARG, "witnesses are over %zu bytes in all",
+                                  lim->max_total_bytes);
+    }
+    if (!add_within(&total, req->vanilla_proof.len, lim->max_total_bytes))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "request is over %zu bytes in all",
+                              lim->max_total_bytes);
+    for (size_t i = 0; i < req->n_vanilla_proofs; i++)
+        if (!add_within(&total, req->vanilla_proofs[i].len, lim->max_total_bytes))
+            return cuzk_error_set(err, CUZK_ERR_ARG, "request is over %zu bytes in all",
+                                  lim->max_total_bytes);
+    return CUZK_OK;
+}
+
+cuzk_status rpc_validate_submit(const Cuzk__V1__SubmitProofRequest *req, const rpc_limits_t *limits,
+                                cuzk_error_t *err)
+{
+    if (!req || !limits)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "rpc_validate_submit: NULL argument");
+    if (req->base.descriptor != &cuzk__v1__submit_proof_request__descriptor)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "rpc_validate_submit: not a SubmitProofRequest");
+    if (limits->max_partitions < 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "rpc_validate_submit: max_partitions is 0");
+    cuzk_status s = check_request_id(req->request_id, err);
+    if (s != CUZK_OK)
+        return s;
+    /* proto3 enums are open: any int32 can arrive on the wire. */
+    int prio = (int)req->priority;
+    if (prio < CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED || prio > CUZK__V1__PRIORITY__CRITICAL)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "priority %d is not a Priority", prio);
+    int kind = (int)req->proof_kind;
+    switch (kind) {
+    case CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT: return check_witnesses(req, limits, err);
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
+    case CUZK__V1__PROOF_KIND__WINNING_POST:
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "proof_kind %d: Filecoin vanilla proofs are not supported "
+                              "(use GROTH16_CIRCUIT with a registered circuit_id)",
+                              kind);
+    case CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED:
+        return cuzk_error_set(err, CUZK_ERR_ARG, "proof_kind is unspecified");
+    default: return cuzk_error_set(err, CUZK_ERR_ARG, "proof_kind %d is not a ProofKind", kind);
+    }
+}

@@ -12,6 +12,14 @@ int cmd_info(int argc, char **argv);
 int cmd_export_vkey(int argc, char **argv);
 int cmd_gen_circuit(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+/* Daemon clients (cmd_client.c): cuzk.v1 calls to a running daemon;
+ * exit 1 when a job failed, 2 on usage, bad input or an unreachable daemon. */
+int cmd_submit(int argc, char **argv);
+int cmd_await(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_cancel(int argc, char **argv);
+int cmd_preload(int argc, char **argv);
+int cmd_evict(int argc, char **argv);
 
 /* `cuzk bench <what>` subcommands, one file each (bench_<what>.c); argv[0]
  * is <what>. */
@@ -21,6 +29,8 @@ int bench_msm(int argc, char **argv);
 int bench_prove(int argc, char **argv);
 int bench_engine(int argc, char **argv);
 int bench_porep(int argc, char **argv);
+/* `cuzk bench single|batch|stress` against a running daemon (bench_client.c). */
+int bench_client(int argc, char **argv);
 /* The demo's PoRep-shaped job through the engine (demo_porep.c): 1 when it
  * proved and verified. */
 int demo_porep(void);

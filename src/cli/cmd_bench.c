@@ -18,6 +18,9 @@ static const bench_entry_t BENCHES[] = {
     {"prove", bench_prove, "Groth16 prove of a random circuit [--device cpu|cuda]"},
     {"engine", bench_engine, "jobs through the proving engine, 1 vs 2 workers [--device cpu|cuda]"},
     {"porep", bench_porep, "PoRep-shaped proofs through the engine [--log-domain K] [--device ...]"},
+    {"single", bench_client, "sequential Prove calls to a running daemon [--addr A] [--n N]"},
+    {"batch", bench_client, "N submits at once to a daemon, then await all (throughput)"},
+    {"stress", bench_client, "C client threads submitting/awaiting/cancelling for --seconds S"},
 };
 
 /* The CUDA variants of the benchmarks that have one. */

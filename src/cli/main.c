@@ -17,7 +17,13 @@ static void usage(FILE *f)
             "  info            what a .r1cs, .wtns, .zkey, .ccs, .params or .vk file holds\n"
             "  gen-circuit     a synthetic PoRep-shaped circuit and its witnesses\n"
             "  timeline        a Gantt chart (SVG) of an engine event log\n"
-            "  bench           benchmarks: field, ntt, msm (JSON lines + table)\n"
+            "  submit          queue a proof on a running daemon (--wait: and await it)\n"
+            "  await           wait for a daemon job; write its proof\n"
+            "  status          the daemon's devices, keys and queues (--json)\n"
+            "  cancel          cancel a daemon job\n"
+            "  preload, evict  load a key onto the daemon's devices, or drop it\n"
+            "  bench           benchmarks: field, ntt, msm, prove, engine, porep; single, batch,\n"
+            "                  stress against a daemon (JSON lines + table)\n"
             "  help            this text\n"
             "Run a command without arguments for its usage.\n");
 }
@@ -35,7 +41,10 @@ int main(int argc, char **argv)
     } cmds[] = {{"demo", cmd_demo},     {"bench", cmd_bench},   {"prove", cmd_prove},
                 {"verify", cmd_verify}, {"setup", cmd_setup},   {"info", cmd_info},
                 {"export-vkey", cmd_export_vkey}, {"gen-circuit", cmd_gen_circuit},
-                {"timeline", cmd_timeline}};
+                {"timeline", cmd_timeline},
+                {"submit", cmd_submit},           {"await", cmd_await},
+                {"status", cmd_status},           {"cancel", cmd_cancel},
+                {"preload", cmd_preload},         {"evict", cmd_evict}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);

@@ -367,6 +367,7 @@ static void rig_init(rig_t *r, int n, const size_t *caps, const int *workers,
     r->cfg.n_devices = (unsigned)n;
     r->cfg.prove_threads = 1;
     r->cfg.witness_threads = 2;
+    r->cfg.witness_nice = 3; /* the pool runs below the device workers */
     r->cfg.on_event = on_event;
     r->cfg.event_ctx = &r->log;
 }
@@ -924,6 +925,11 @@ static void test_bad_specs(void **state)
     cfg.ready_max = 0;
     assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "ready_max"));
+    assert_null(e2);
+    cfg = r.cfg;
+    cfg.witness_nice = 20;
+    assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "witness_nice"));
     assert_null(e2);
     engine_stats_t st;
     engine_stats(r.e, &st);

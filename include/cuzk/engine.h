@@ -163,6 +163,10 @@ typedef struct engine_config {
     int witness_threads;            /* witness/verify pool threads (1..256) */
     int stage_threads;              /* threads inside one parse, check or verify (<= 0: 1) */
     int prove_threads;              /* groth16_prove's threads (<= 0: all CPUs) */
+    /* Added to the witness/verify pool threads' nice value (0..19; 0:
+     * unchanged), so that synthesis never delays the threads that feed
+     * the GPUs (Linux; elsewhere ignored). */
+    int witness_nice;
     unsigned ready_max;             /* witnessed partitions waiting for a device (>= 1) */
     size_t ready_bytes_max;         /* their host bytes; 0: no limit (one always fits) */
     uint64_t aging_ns;              /* one priority level per period waited; 0: off */

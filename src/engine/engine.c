@@ -269,6 +269,9 @@ static cuzk_status check_config(const engine_config_t *c, cuzk_error_t *err)
                               c->witness_threads);
     if (c->ready_max < 1)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: ready_max 0 (>= 1)");
+    if (c->witness_nice < 0 || c->witness_nice > 19)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: witness_nice %d (0..19)",
+                              c->witness_nice);
     if (c->max_retained < 1)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: max_retained 0 (>= 1)");
     if (c->retry != ENGINE_RETRY_ANY_DEVICE && c->retry != ENGINE_RETRY_OTHER_DEVICE)

@@ -21,9 +21,14 @@
  * proved, discarded (job cancelled or failed meanwhile), blocked (cannot fit
  * while another key is in use here: requeued until one goes idle), or
  * failed (retried or failing the job). */
+#define _GNU_SOURCE /* syscall(SYS_gettid) */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "engine/engine_internal.h"
 
@@ -173,9 +178,31 @@ static void verify_job(engine_t *e, eng_job_t *j)
     eng_job_settle_maybe(e, j);
 }
 
+/* The pool's CPU work (witness synthesis, verification) must not take the
+ * cores from the threads that drive the devices: a device worker that waits
+ * for a time slice leaves its GPU idle between kernels. On Linux nice is
+ * per thread and inherited by the threads a stage starts (parallel.h), so
+ * lowering the pool thread lowers its stage's threads too. Best effort: a
+ * refusal changes nothing else. */
+static void pool_lower_priority(int nice_inc)
+{
+#ifdef __linux__
+    if (nice_inc > 0) {
+        pid_t tid = (pid_t)syscall(SYS_gettid);
+        errno = 0;
+        int cur = getpriority(PRIO_PROCESS, (id_t)tid);
+        if (errno == 0)
+            (void)setpriority(PRIO_PROCESS, (id_t)tid, cur + nice_inc);
+    }
+#else
+    (void)nice_inc;
+#endif
+}
+
 void *eng_pool_main(void *arg)
 {
     engine_t *e = arg;
+    pool_lower_priority(e->cfg.witness_nice);
     pthread_mutex_lock(&e->mu);
     while (!e->stopping) {
         eng_reap(e);

@@ -1,8 +1,9 @@
 /* `cuzk bench porep [--log-domain K] [--partitions P] [--proofs N]
  * [--device cpu|cuda] [--setup cpu|cuda] [--vram-budget SIZE] [--workers W]
- * [--in-flight J] [--host-budget SIZE] [--seed S] [--check]`: the
- * throughput benchmark of the PoRep-shaped workload (gen.h, profile
- * porep-32g at 2^K), as a daemon would run it.
+ * [--in-flight J] [--host-budget SIZE] [--seed S] [--events FILE] [--check]`:
+ * the throughput benchmark of the PoRep-shaped workload (gen.h, profile
+ * porep-32g at 2^K), as a daemon would run it; --events writes the
+ * engine's event log (eventlog.h) for `cuzk timeline`.
  *
  * Generates the circuit and an INSECURE key (on the GPU when proving on
  * it: the bases stay in VRAM when they fit the budget beside what the
@@ -37,6 +38,7 @@
 #include "cli_spans.h"
 #include "cli_util.h"
 #include "cuzk/engine.h"
+#include "cuzk/eventlog.h"
 #include "cuzk/gen.h"
 #include "cuzk/parallel.h"
 
@@ -54,6 +56,7 @@ typedef struct porep_cfg {
     const char *device, *setup;
     size_t budget, host_budget;
     uint64_t seed;
+    const char *events; /* event log path, or NULL */
 } porep_cfg_t;
 
 /* One partition's witness, made in the engine's witness stage. */
@@ -73,16 +76,19 @@ static cuzk_status wgen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
     return gen_porep_witness(w, g->sh, g->seed, g->partition, g->threads, err);
 }
 
-/* Prove spans per device, from the event hook. */
+/* Prove spans of the device, from the event hook, which also writes the
+ * event log when one was asked for (--events). */
 typedef struct recorder {
     pthread_mutex_t mu;
     span_t *spans;
     size_t n, cap;
+    eventlog_t *log;
 } recorder_t;
 
 static void on_event(void *ctx, const engine_event_t *ev)
 {
     recorder_t *r = ctx;
+    eventlog_engine_hook(r->log, ev);
     if (ev->stage != ENGINE_STAGE_PROVE || ev->status != CUZK_OK)
         return;
     pthread_mutex_lock(&r->mu);
@@ -182,12 +188,16 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     engine_key_t *key = NULL;
     int rc = CLI_USAGE, nproc = parallel_threads(0), N = B->proofs, P = B->partitions;
     size_t total = (size_t)N * (size_t)P * 4 + 16;
-    recorder_t rec = {PTHREAD_MUTEX_INITIALIZER, calloc(total, sizeof(span_t)), 0, total};
+    recorder_t rec = {PTHREAD_MUTEX_INITIALIZER, calloc(total, sizeof(span_t)), 0, total, NULL};
     engine_job_id_t *ids = calloc((size_t)N, sizeof *ids);
     uint64_t *done = calloc((size_t)N, sizeof *done), submit0 = 0;
     wgen_t *gens = calloc((size_t)N * (size_t)P, sizeof *gens);
     if (!rec.spans || !ids || !done || !gens) {
         fprintf(stderr, "cuzk bench porep: out of memory\n");
+        goto out;
+    }
+    if (B->events && eventlog_open(&rec.log, B->events, &err) != CUZK_OK) {
+        rc = cli_fail("bench porep", "--events", &err);
         goto out;
     }
     int cuda = B->device ? !strcmp(B->device, "cuda") : cli_have_gpu();
@@ -201,7 +211,11 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     cfg.devices = &dev;
     cfg.n_devices = 1;
     cfg.witness_threads = 2;
-    cfg.stage_threads = nproc / 2 > 1 ? nproc / 2 : 1;
+    /* cores for the device workers and the verifier besides synthesis,
+     * which runs at a lower priority than they do */
+    int spare = nproc - 2 * B->workers - 1;
+    cfg.stage_threads = spare / 2 > 1 ? spare / 2 : 1;
+    cfg.witness_nice = 5;
     cfg.ready_max = (unsigned)(B->workers + 2);
     cfg.ready_bytes_max = B->host_budget;
     cfg.on_event = on_event;
@@ -269,6 +283,10 @@ out:
         engine_key_release(e, key);
     engine_destroy(e);
     cli_engine_device_free(&dctx);
+    if (rec.log && eventlog_dropped(rec.log))
+        fprintf(stderr, "cuzk bench porep: %llu events could not be written to %s\n",
+                (unsigned long long)eventlog_dropped(rec.log), B->events);
+    eventlog_close(rec.log);
     free(rec.spans);
     free(ids);
     free(done);
@@ -328,7 +346,7 @@ static int usage(const char *a)
             "cuzk bench porep: bad option '%s'\nusage: cuzk bench porep [--log-domain K] "
             "[--partitions P] [--proofs N] [--device cpu|cuda] [--setup cpu|cuda] "
             "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "
-            "[--check]\n",
+            "[--events FILE] [--check]\n",
             a);
     return CLI_USAGE;
 }
@@ -364,6 +382,8 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
             B->device = v;
         else if (!strcmp(a, "--setup") && (!strcmp(v, "cpu") || !strcmp(v, "cuda")))
             B->setup = v;
+        else if (!strcmp(a, "--events") && *v)
+            B->events = v;
         else if (!strcmp(a, "--vram-budget") || !strcmp(a, "--host-budget")) {
             size_t *dst = a[2] == 'v' ? &B->budget : &B->host_budget;
             if (cli_parse_bytes(dst, v, &err) != CUZK_OK)
@@ -377,14 +397,14 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
 
 int bench_porep(int argc, char **argv)
 {
-    porep_cfg_t B = {12, 10, 3, 1, 2, 0, NULL, NULL, 0, (size_t)32 << 30, 1};
+    porep_cfg_t B = {12, 10, 3, 1, 2, 0, NULL, NULL, 0, (size_t)32 << 30, 1, NULL};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
     int cuda = B.device ? !strcmp(B.device, "cuda") : cli_have_gpu();
     const char *dev = cuda ? "cuda" : "cpu";
     if (!B.setup)
-        B.setup = "cpu";
+        B.setup = dev;
     cuzk_error_t err = {0};
     gen_shape_t sh;
     circuit_t c = {0};
@@ -407,8 +427,8 @@ int bench_porep(int argc, char **argv)
     }
     o.setup_s = k.setup_s;
     o.key_on_device = k.on_device;
-    fprintf(stderr, "cuzk bench porep: INSECURE key on %s in %.2f s%s\n", B.setup, k.setup_s,
-            k.on_device ? " (bases stay in VRAM)" : "");
+    fprintf(stderr, "cuzk bench porep: INSECURE key on %s in %.2f s%s%s%s\n", B.setup, k.setup_s,
+            k.on_device ? " (bases stay in VRAM)" : "", k.detail[0] ? ": " : "", k.detail);
     if ((rc = run(&o, &B, &sh, &c, &k)) != CLI_OK)
         goto out;
     struct rusage ru;

@@ -1,12 +1,13 @@
 /* The PoRep benchmark's key (cli_porep_key.h). */
 #include "cli_porep_key.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_util.h"
 
-#ifdef CUZK_HAVE_CUDA_SETUP /* until the GPU setup lands */
+#ifdef CUZK_HAVE_CUDA
 #include "cuzk/cuda_backend.h"
 #include "cuzk/cuda_setup.h"
 
@@ -28,13 +29,17 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
     if (!d)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     k->dev = d;
-    cuzk_status st = cuzk_cuda_setup(&k->key, d, c, GROTH16_BELLPERSON, seed, 0, NULL, err);
+    cuzk_cuda_setup_times_t tm;
+    cuzk_status st = cuzk_cuda_setup(&k->key, d, c, GROTH16_BELLPERSON, seed, 0, &tm, err);
     if (st != CUZK_OK)
         return st;
     pk_device_view(&k->pk, &k->key, d);
     cuzk_cuda_plan_t plan; /* the device bases count nothing in it */
     if ((st = cuzk_cuda_backend_plan(&plan, &k->pk, c, 0, err)) != CUZK_OK)
         return st;
+    snprintf(k->detail, sizeof k->detail,
+             "upload %.2f, Lagrange %.2f, columns %.2f, scalars %.2f, G1 %.2f, G2 %.2f s", tm.upload,
+             tm.lagrange, tm.columns, tm.scalars, tm.g1, tm.g2);
     if (budget == 0 || d->bytes + (size_t)workers * plan.total <= budget) {
         k->on_device = 1;
         k->dev_bytes = d->bytes;
@@ -64,11 +69,11 @@ cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_
         if ((st = groth16_setup(&out->key, c, GROTH16_BELLPERSON, seed, 0, err)) == CUZK_OK)
             groth16_key_pk(&out->pk, &out->key);
     } else if (!strcmp(where, "cuda")) {
-#ifdef CUZK_HAVE_CUDA_SETUP
+#ifdef CUZK_HAVE_CUDA
         st = make_cuda(out, c, seed, budget, workers, err);
 #else
         st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                            "this build has no GPU setup: use --setup cpu");
+                            "this build has no CUDA backend (nvcc was not found when it was built)");
 #endif
     } else {
         st = cuzk_error_set(err, CUZK_ERR_ARG, "unknown setup device '%s' (cpu or cuda)", where);
@@ -85,7 +90,7 @@ void cli_porep_key_free(cli_porep_key_t *k)
 {
     if (!k)
         return;
-#ifdef CUZK_HAVE_CUDA_SETUP
+#ifdef CUZK_HAVE_CUDA
     if (k->dev) {
         cuzk_cuda_key_dev_free((cuzk_cuda_key_dev_t *)k->dev);
         free(k->dev);

@@ -18,6 +18,7 @@ typedef struct cli_porep_key {
     size_t dev_bytes;  /* their bytes there */
     double setup_s;    /* making the key (and moving it where it stays) */
     void *dev;         /* the CUDA side (cuzk_cuda_key_dev_t), or NULL */
+    char detail[160];  /* the GPU setup's stage times, or "" */
 } cli_porep_key_t;
 
 /* Makes the key for c from seed on `where` ("cpu" or "cuda"). On the GPU

@@ -109,6 +109,17 @@ void groth16_key_pk(groth16_pk_t *pk, const groth16_key_t *k);
 cuzk_status setup_g1_mul_gen(g1_affine_t *out, const fr_t *k, size_t n, int threads);
 cuzk_status setup_g2_mul_gen(g2_affine_t *out, const fr_t *k, size_t n, int threads);
 
+/* ---- pieces shared by the CPU and GPU setups (cuda_setup.h), so that
+ * both make the same bytes ---- */
+
+/* alpha, beta, delta in G1 and beta, gamma, delta in G2 of the vk. */
+void groth16_setup_vk_points(groth16_vk_t *vk, const groth16_toxic_t *tw);
+/* zfac = (tau^N - 1) / N * scale, N = 2^log_n. */
+void groth16_setup_vanishing(fr_t *zfac, const fr_t *tau, unsigned log_n, const fr_t *scale);
+/* k->coefs: zkey section 4, the circuit's A then B entries in row order
+ * (padding bytes zeroed). CUZK_ERR_NOMEM. */
+cuzk_status groth16_setup_copy_coefs(groth16_key_t *k, const circuit_t *c);
+
 /* ---- key writers (streamed: a file is never built whole in memory) ----
  * Each returns CUZK_ERR_IO naming the path when the file cannot be created
  * or written (a partial file is removed), CUZK_ERR_ARG when the key has the

@@ -30,24 +30,6 @@
 
 #define MAX_WORKER_RUNS 4
 
-/* The prove intervals of one run, from the event hook. */
-typedef struct recorder {
-    pthread_mutex_t mu;
-    span_t *spans;
-    size_t n, cap;
-} recorder_t;
-
-static void on_event(void *ctx, const engine_event_t *ev)
-{
-    recorder_t *r = ctx;
-    if (ev->stage != ENGINE_STAGE_PROVE || ev->status != CUZK_OK)
-        return;
-    pthread_mutex_lock(&r->mu);
-    if (r->n < r->cap)
-        r->spans[r->n++] = (span_t){ev->start_ns, ev->end_ns};
-    pthread_mutex_unlock(&r->mu);
-}
-
 typedef struct bench_cfg {
     unsigned log_m;
     int jobs, partitions, check;
@@ -121,10 +103,11 @@ static int run_workers(run_out_t *o, const bench_cfg_t *B, int workers)
     engine_key_t *key = NULL;
     int rc = 2, nproc = parallel_threads(0);
     size_t total = (size_t)B->jobs * (size_t)B->partitions + (size_t)workers;
-    recorder_t rec = {PTHREAD_MUTEX_INITIALIZER, calloc(total, sizeof(span_t)), 0, total};
+    span_recorder_t rec;
+    int have_rec = span_recorder_init(&rec, total) == CUZK_OK;
     engine_job_id_t *ids = calloc((size_t)B->jobs + 1, sizeof *ids);
     memset(o, 0, sizeof *o);
-    if (!rec.spans || !ids) {
+    if (!have_rec || !ids) {
         fprintf(stderr, "cuzk bench engine: out of memory\n");
         goto out;
     }
@@ -139,7 +122,7 @@ static int run_workers(run_out_t *o, const bench_cfg_t *B, int workers)
     cfg.witness_threads = 2;
     cfg.stage_threads = nproc / 2 > 1 ? nproc / 2 : 1;
     cfg.ready_max = (unsigned)(2 * workers + 2);
-    cfg.on_event = on_event;
+    cfg.on_event = span_recorder_hook;
     cfg.event_ctx = &rec;
     if (engine_new(&e, &cfg, &err) != CUZK_OK) {
         rc = cli_fail("bench engine", "engine", &err);
@@ -178,7 +161,8 @@ out:
         engine_key_release(e, key);
     engine_destroy(e);
     cli_engine_device_free(&dctx);
-    free(rec.spans);
+    if (have_rec)
+        span_recorder_free(&rec);
     free(ids);
     return rc;
 }

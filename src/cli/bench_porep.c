@@ -76,27 +76,6 @@ static cuzk_status wgen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
     return gen_porep_witness(w, g->sh, g->seed, g->partition, g->threads, err);
 }
 
-/* Prove spans of the device, from the event hook, which also writes the
- * event log when one was asked for (--events). */
-typedef struct recorder {
-    pthread_mutex_t mu;
-    span_t *spans;
-    size_t n, cap;
-    eventlog_t *log;
-} recorder_t;
-
-static void on_event(void *ctx, const engine_event_t *ev)
-{
-    recorder_t *r = ctx;
-    eventlog_engine_hook(r->log, ev);
-    if (ev->stage != ENGINE_STAGE_PROVE || ev->status != CUZK_OK)
-        return;
-    pthread_mutex_lock(&r->mu);
-    if (r->n < r->cap)
-        r->spans[r->n++] = (span_t){ev->start_ns, ev->end_ns};
-    pthread_mutex_unlock(&r->mu);
-}
-
 /* What the steady proofs' partitions took on average (ms), and more. */
 typedef struct porep_out {
     double gen_circuit_s, setup_s, s_per_proof, first_s, wall_s;
@@ -188,11 +167,12 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     engine_key_t *key = NULL;
     int rc = CLI_USAGE, nproc = parallel_threads(0), N = B->proofs, P = B->partitions;
     size_t total = (size_t)N * (size_t)P * 4 + 16;
-    recorder_t rec = {PTHREAD_MUTEX_INITIALIZER, calloc(total, sizeof(span_t)), 0, total, NULL};
+    span_recorder_t rec;
+    int have_rec = span_recorder_init(&rec, total) == CUZK_OK;
     engine_job_id_t *ids = calloc((size_t)N, sizeof *ids);
     uint64_t *done = calloc((size_t)N, sizeof *done), submit0 = 0;
     wgen_t *gens = calloc((size_t)N * (size_t)P, sizeof *gens);
-    if (!rec.spans || !ids || !done || !gens) {
+    if (!have_rec || !ids || !done || !gens) {
         fprintf(stderr, "cuzk bench porep: out of memory\n");
         goto out;
     }
@@ -218,7 +198,7 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     cfg.witness_nice = 5;
     cfg.ready_max = (unsigned)(B->workers + 2);
     cfg.ready_bytes_max = B->host_budget;
-    cfg.on_event = on_event;
+    cfg.on_event = span_recorder_hook;
     cfg.event_ctx = &rec;
     for (int i = 0; i < N * P; i++)
         gens[i] = (wgen_t){sh, B->seed, (uint32_t)i, cfg.stage_threads};
@@ -283,11 +263,13 @@ out:
         engine_key_release(e, key);
     engine_destroy(e);
     cli_engine_device_free(&dctx);
-    if (rec.log && eventlog_dropped(rec.log))
+    if (have_rec && rec.log && eventlog_dropped(rec.log))
         fprintf(stderr, "cuzk bench porep: %llu events could not be written to %s\n",
                 (unsigned long long)eventlog_dropped(rec.log), B->events);
-    eventlog_close(rec.log);
-    free(rec.spans);
+    if (have_rec) {
+        eventlog_close(rec.log);
+        span_recorder_free(&rec);
+    }
     free(ids);
     free(done);
     free(gens);

@@ -2,6 +2,42 @@
 #include "cli_spans.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+cuzk_status span_recorder_init(span_recorder_t *r, size_t cap)
+{
+    memset(r, 0, sizeof *r);
+    if (pthread_mutex_init(&r->mu, NULL) != 0)
+        return CUZK_ERR_NOMEM;
+    r->spans = calloc(cap ? cap : 1, sizeof *r->spans);
+    r->cap = cap;
+    if (!r->spans) {
+        pthread_mutex_destroy(&r->mu);
+        return CUZK_ERR_NOMEM;
+    }
+    return CUZK_OK;
+}
+
+void span_recorder_free(span_recorder_t *r)
+{
+    if (!r || !r->spans)
+        return;
+    free(r->spans);
+    pthread_mutex_destroy(&r->mu);
+    r->spans = NULL;
+}
+
+void span_recorder_hook(void *ctx, const engine_event_t *ev)
+{
+    span_recorder_t *r = ctx;
+    eventlog_engine_hook(r->log, ev);
+    if (ev->stage != ENGINE_STAGE_PROVE || ev->status != CUZK_OK)
+        return;
+    pthread_mutex_lock(&r->mu);
+    if (r->n < r->cap)
+        r->spans[r->n++] = (span_t){ev->start_ns, ev->end_ns};
+    pthread_mutex_unlock(&r->mu);
+}
 
 typedef struct edge {
     uint64_t t;

@@ -141,8 +141,7 @@ static void lag_range(void *vctx, size_t begin, size_t end)
     free(pre);
 }
 
-/* zfac = (tau^N - 1) / N * scale, N = 2^log_n. */
-static void vanishing_factor(fr_t *zfac, const fr_t *tau, unsigned log_n, const fr_t *scale)
+void groth16_setup_vanishing(fr_t *zfac, const fr_t *tau, unsigned log_n, const fr_t *scale)
 {
     fr_t t = *tau, n_inv;
     for (unsigned i = 0; i < log_n; i++)
@@ -297,10 +296,10 @@ static fr_t *gather(const fr_t *col, const uint32_t *idx, size_t n)
     return s;
 }
 
-static cuzk_status copy_coefs(groth16_key_t *k, const circuit_t *c)
+cuzk_status groth16_setup_copy_coefs(groth16_key_t *k, const circuit_t *c)
 {
     k->n_coefs = c->m[CIRCUIT_A].nnz + c->m[CIRCUIT_B].nnz;
-    k->coefs = malloc((k->n_coefs ? k->n_coefs : 1) * sizeof *k->coefs);
+    k->coefs = calloc(k->n_coefs ? k->n_coefs : 1, sizeof *k->coefs); /* padding zeroed */
     if (!k->coefs)
         return CUZK_ERR_NOMEM;
     size_t at = 0;
@@ -364,7 +363,7 @@ static cuzk_status make_points(groth16_key_t *k, const scratch_t *s, int threads
     return setup_g2_mul_gen(k->b_g2, s->sb, k->n_b, threads);
 }
 
-static void make_vk_points(groth16_vk_t *vk, const groth16_toxic_t *tw)
+void groth16_setup_vk_points(groth16_vk_t *vk, const groth16_toxic_t *tw)
 {
     g1_jac_t g1, p1;
     g2_jac_t g2, p2;
@@ -403,7 +402,7 @@ static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t 
     cuzk_status st = fr_root_of_unity(&omega, roots, k->log_m);
     if (st != CUZK_OK)
         return st;
-    vanishing_factor(&zfac, &tw->tau, k->log_m, &FR_ONE);
+    groth16_setup_vanishing(&zfac, &tw->tau, k->log_m, &FR_ONE);
     if ((st = lagrange(s->lag, c->n_rows, &tw->tau, &FR_ONE, &omega, &zfac, threads)) != CUZK_OK)
         return st;
     col_ctx_t cx = {c, s->lag, {s->u, s->v, s->w}};
@@ -419,7 +418,7 @@ static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t 
         fr_t omega2;
         if ((st = fr_root_of_unity(&omega2, roots, k->log_m + 1)) != CUZK_OK)
             return st;
-        vanishing_factor(&zfac, &tw->tau, k->log_m + 1, &delta_inv);
+        groth16_setup_vanishing(&zfac, &tw->tau, k->log_m + 1, &delta_inv);
         k->n_h = m;
         if ((st = lagrange(s->sh, m, &tw->tau, &omega2, &omega, &zfac, threads)) != CUZK_OK)
             return st;
@@ -430,7 +429,7 @@ static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t 
     }
     /* bellperson: H_i = tau^i Z(tau) / delta, Z(tau) = tau^m - 1 */
     pow_ctx_t px = {s->sh, tw->tau, FR_ZERO};
-    vanishing_factor(&zfac, &tw->tau, k->log_m, &delta_inv);
+    groth16_setup_vanishing(&zfac, &tw->tau, k->log_m, &delta_inv);
     fr_from_u64(&px.scale, m);
     fr_mul(&px.scale, &px.scale, &zfac);
     k->n_h = m - 1;
@@ -474,10 +473,10 @@ cuzk_status groth16_setup_toxic(groth16_key_t *out, const circuit_t *c, groth16_
     memset(&s, 0, sizeof s);
     if ((st = make_scalars(out, &s, c, tw, threads)) == CUZK_OK &&
         (st = make_points(out, &s, threads)) == CUZK_OK && conv == GROTH16_SNARKJS)
-        st = copy_coefs(out, c);
+        st = groth16_setup_copy_coefs(out, c);
     scratch_free(&s);
     if (st == CUZK_OK)
-        make_vk_points(&out->vk, tw);
+        groth16_setup_vk_points(&out->vk, tw);
     if (st != CUZK_OK) {
         groth16_key_free(out);
         return cuzk_error_set(err, st, "groth16_setup: %s (%u rows, %u variables, domain 2^%u)",

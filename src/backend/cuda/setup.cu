@@ -205,59 +205,8 @@ static cuzk_status check_args(const groth16_key_t *out, const circuit_t *c, grot
     return CUZK_OK;
 }
 
-/* ---- host-side pieces (as setup.c) ---------------------------------------- */
-
-/* zfac = (tau^N - 1) / N * scale, N = 2^log_n. */
-static void vanishing_factor(fr_t *zfac, const fr_t *tau, unsigned log_n, const fr_t *scale)
-{
-    fr_t t = *tau, n_inv;
-    for (unsigned i = 0; i < log_n; i++)
-        fr_sqr(&t, &t);
-    fr_sub(&t, &t, &FR_ONE);
-    fr_from_u64(&n_inv, (uint64_t)1 << log_n);
-    fr_inv(&n_inv, &n_inv);
-    fr_mul(&t, &t, &n_inv);
-    fr_mul(zfac, &t, scale);
-}
-
-static void make_vk_points(groth16_vk_t *vk, const groth16_toxic_t *tw)
-{
-    g1_jac_t g1, p1;
-    g2_jac_t g2, p2;
-    g1_from_affine(&g1, &G1_GENERATOR);
-    g2_from_affine(&g2, &G2_GENERATOR);
-    g1_mul_fr(&p1, &g1, &tw->alpha);
-    g1_to_affine(&vk->alpha_g1, &p1);
-    g1_mul_fr(&p1, &g1, &tw->beta);
-    g1_to_affine(&vk->beta_g1, &p1);
-    g1_mul_fr(&p1, &g1, &tw->delta);
-    g1_to_affine(&vk->delta_g1, &p1);
-    g2_mul_fr(&p2, &g2, &tw->beta);
-    g2_to_affine(&vk->beta_g2, &p2);
-    g2_mul_fr(&p2, &g2, &tw->gamma);
-    g2_to_affine(&vk->gamma_g2, &p2);
-    g2_mul_fr(&p2, &g2, &tw->delta);
-    g2_to_affine(&vk->delta_g2, &p2);
-}
-
-/* zkey section 4: the circuit's A then B entries in row order. */
-static cuzk_status copy_coefs(groth16_key_t *k, const circuit_t *c)
-{
-    k->n_coefs = c->m[CIRCUIT_A].nnz + c->m[CIRCUIT_B].nnz;
-    k->coefs = (zkey_coef_t *)malloc((k->n_coefs ? k->n_coefs : 1) * sizeof *k->coefs);
-    if (!k->coefs)
-        return CUZK_ERR_NOMEM;
-    /* the 4 padding bytes before value: zero, not whatever malloc left */
-    memset(k->coefs, 0, k->n_coefs * sizeof *k->coefs);
-    size_t at = 0;
-    for (int mi = CIRCUIT_A; mi <= CIRCUIT_B; mi++) {
-        const circuit_csr_t *m = &c->m[mi];
-        for (uint32_t r = 0; r < c->n_rows; r++)
-            for (uint64_t e = m->row_ptr[r]; e < m->row_ptr[r + 1]; e++)
-                k->coefs[at++] = {(uint32_t)mi, r, m->col[e], c->dict[m->coef[e]]};
-    }
-    return CUZK_OK;
-}
+/* The host-side pieces (the vk points, the vanishing factor, zkey section
+ * 4) are setup.c's own (setup.h), so both setups make the same bytes. */
 
 /* ---- the device run ------------------------------------------------------- */
 
@@ -330,7 +279,7 @@ static cuzk_status run_columns(setup_run_t *r, double *t0, cuzk_error_t *err)
     cuzk_status st = fr_root_of_unity(&omega, roots, p->log_m);
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "cuzk_cuda_setup: no root of unity for 2^%u", p->log_m);
-    vanishing_factor(&zfac, &r->tw->tau, p->log_m, &FR_ONE);
+    groth16_setup_vanishing(&zfac, &r->tw->tau, p->log_m, &FR_ONE);
     if ((st = dev_alloc(&r->lag, (size_t)c->n_rows * sizeof(dfr_t), err)) != CUZK_OK ||
         (st = dev_alloc(&r->u, nv * sizeof(dfr_t), err)) != CUZK_OK ||
         (st = dev_alloc(&r->v, nv * sizeof(dfr_t), err)) != CUZK_OK ||
@@ -379,13 +328,13 @@ static cuzk_status run_h_scalars(setup_run_t *r, cuzk_error_t *err)
             fr_root_of_unity(&omega2, roots, p->log_m + 1) != CUZK_OK)
             return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_setup: no root for 2^%u",
                                   p->log_m + 1);
-        vanishing_factor(&zfac, &r->tw->tau, p->log_m + 1, &r->delta_inv);
+        groth16_setup_vanishing(&zfac, &r->tw->tau, p->log_m + 1, &r->delta_inv);
         return cuda_setup_lagrange(r->sh, p->n[Q_H], &r->tw->tau, &omega2, &omega, &zfac, r->sms,
                                    r->s, err);
     }
     /* bellperson: H_i = tau^i Z(tau) / delta, Z(tau) = tau^m - 1 */
     fr_t scale;
-    vanishing_factor(&zfac, &r->tw->tau, p->log_m, &r->delta_inv);
+    groth16_setup_vanishing(&zfac, &r->tw->tau, p->log_m, &r->delta_inv);
     fr_from_u64(&scale, p->m);
     fr_mul(&scale, &scale, &zfac);
     return cuda_setup_powers(r->sh, p->n[Q_H], &r->tw->tau, &scale, r->sms, r->s, err);
@@ -700,12 +649,12 @@ extern "C" cuzk_status cuzk_cuda_setup_toxic(groth16_key_t *out, cuzk_cuda_key_d
     run_free(&r);
     (void)cudaStreamDestroy(r.s);
     (void)cudaSetDevice(caller);
-    if (st == CUZK_OK && conv == GROTH16_SNARKJS && copy_coefs(out, c) != CUZK_OK)
+    if (st == CUZK_OK && conv == GROTH16_SNARKJS && groth16_setup_copy_coefs(out, c) != CUZK_OK)
         st = cuzk_error_set(err, CUZK_ERR_NOMEM,
                             "cuzk_cuda_setup: no host memory for %zu coefficients",
                             (size_t)(c->m[CIRCUIT_A].nnz + c->m[CIRCUIT_B].nnz));
     if (st == CUZK_OK)
-        make_vk_points(&out->vk, tw);
+        groth16_setup_vk_points(&out->vk, tw);
     if (st != CUZK_OK) {
         groth16_key_free(out);
         cuzk_cuda_key_dev_free(dev);

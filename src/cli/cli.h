@@ -12,6 +12,9 @@ int cmd_info(int argc, char **argv);
 int cmd_export_vkey(int argc, char **argv);
 int cmd_gen_circuit(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+/* The proving daemon (cmd_daemon.c): serves until SIGINT/SIGTERM; exit 0
+ * after a signal, 2 for usage, a bad config or a start-up failure. */
+int cmd_daemon(int argc, char **argv);
 /* Daemon clients (cmd_client.c): cuzk.v1 calls to a running daemon;
  * exit 1 when a job failed, 2 on usage, bad input or an unreachable daemon. */
 int cmd_submit(int argc, char **argv);

@@ -1,11 +1,13 @@
 /* CUDA or simulated CPU devices for the engine (cli_engine_device.h). */
 #include "cli_engine_device.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cli_backend.h"
 
 #ifdef CUZK_HAVE_CUDA
+#include "cuzk/cuda.h"
 #include "cuzk/cuda_backend.h"
 
 static cuzk_status cuda_new(void *ctx, int device, groth16_backend_t **out, cuzk_error_t *err)
@@ -45,6 +47,12 @@ static void cuda_evict(void *ctx, groth16_backend_t *be)
 cuzk_status cli_engine_device(engine_device_t *out, cli_engine_dev_t *ctx, const char *device,
                               size_t budget, int workers, cuzk_error_t *err)
 {
+    return cli_engine_device_at(out, ctx, device, 0, budget, workers, err);
+}
+
+cuzk_status cli_engine_device_at(engine_device_t *out, cli_engine_dev_t *ctx, const char *device,
+                                 int index, size_t budget, int workers, cuzk_error_t *err)
+{
     memset(out, 0, sizeof *out);
     memset(ctx, 0, sizeof *ctx);
     ctx->budget = budget;
@@ -62,10 +70,16 @@ cuzk_status cli_engine_device(engine_device_t *out, cli_engine_dev_t *ctx, const
         return st;
     }
 #ifdef CUZK_HAVE_CUDA
-    if (!cli_have_gpu())
+    int count = 0;
+    if (cuzk_cuda_device_count(&count, NULL) != CUZK_OK || count <= 0)
         return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device is present");
+    if (index < 0 || index >= count)
+        return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "no CUDA device %d (%d present)", index,
+                              count);
     ctx->cuda = 1;
-    out->name = "cuda:0";
+    ctx->device = index;
+    snprintf(ctx->name, sizeof ctx->name, "cuda:%d", index);
+    out->name = ctx->name;
     out->vram_capacity = budget;
     out->workers = ctx->workers;
     out->ctx = ctx;
@@ -75,6 +89,7 @@ cuzk_status cli_engine_device(engine_device_t *out, cli_engine_dev_t *ctx, const
     out->evict = cuda_evict;
     return CUZK_OK;
 #else
+    (void)index;
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                           "this build has no CUDA backend (nvcc was not found when it was built)");
 #endif

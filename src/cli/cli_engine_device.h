@@ -18,7 +18,8 @@
 
 typedef struct cli_engine_dev {
     int cuda;
-    int device; /* CUDA device index */
+    int device;                 /* CUDA device index */
+    char name[ENGINE_NAME_MAX]; /* "cuda:N", what out->name points to */
     size_t budget;
     int workers;
     engine_sim_t *sim; /* cpu */
@@ -29,6 +30,11 @@ typedef struct cli_engine_dev {
  * cli_backend_open's. */
 cuzk_status cli_engine_device(engine_device_t *out, cli_engine_dev_t *ctx, const char *device,
                               size_t budget, int workers, cuzk_error_t *err);
+/* The same on CUDA device `index` (cli_engine_device is index 0); for
+ * "cpu" the index is ignored. CUZK_ERR_NO_DEVICE when there is no CUDA
+ * device of that index. */
+cuzk_status cli_engine_device_at(engine_device_t *out, cli_engine_dev_t *ctx, const char *device,
+                                 int index, size_t budget, int workers, cuzk_error_t *err);
 void cli_engine_device_free(cli_engine_dev_t *ctx);
 
 #endif

@@ -17,6 +17,7 @@ static void usage(FILE *f)
             "  info            what a .r1cs, .wtns, .zkey, .ccs, .params or .vk file holds\n"
             "  gen-circuit     a synthetic PoRep-shaped circuit and its witnesses\n"
             "  timeline        a Gantt chart (SVG) of an engine event log\n"
+            "  daemon          the proving daemon: cuzk.v1 gRPC until SIGINT/SIGTERM (--config)\n"
             "  submit          queue a proof on a running daemon (--wait: and await it)\n"
             "  await           wait for a daemon job; write its proof\n"
             "  status          the daemon's devices, keys and queues (--json)\n"
@@ -44,7 +45,8 @@ int main(int argc, char **argv)
                 {"timeline", cmd_timeline},
                 {"submit", cmd_submit},           {"await", cmd_await},
                 {"status", cmd_status},           {"cancel", cmd_cancel},
-                {"preload", cmd_preload},         {"evict", cmd_evict}};
+                {"preload", cmd_preload},         {"evict", cmd_evict},
+                {"daemon", cmd_daemon}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);

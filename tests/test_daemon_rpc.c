@@ -24,7 +24,9 @@
  * on the old ids completes. With CUZK_CLI_PATH (the build's cuzk binary):
  * `cuzk daemon` as a subprocess, its ready line, a proof through it, a
  * second daemon on the same socket refused, bad configurations refused,
- * SIGTERM, and its journal read by the next start. Every test runs under a
+ * SIGTERM, and its journal read by the next start; then kill -9 right after
+ * four jobs were accepted, and the next start completes all four under
+ * their ids (their request ids still name them). Every test runs under a
  * watchdog. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* nftw's FTW_DEPTH, FTW_PHYS */
@@ -1363,6 +1365,34 @@ static void test_cli_daemon(void **state)
     a = await_id(&r, id, 0);
     check_snarkjs(a);
     cuzk__v1__await_proof_response__free_unpacked(a, NULL);
+
+    /* kill -9 with jobs just accepted: the next start (stale socket, lock
+     * released by the kernel) resumes what had not finished and serves
+     * what had, under the same job ids */
+    uint64_t ids9[4];
+    char rid9[4][32];
+    for (int i = 0; i < 4; i++) {
+        snprintf(rid9[i], sizeof rid9[i], "cli-k9-%d", i);
+        sub_snarkjs(&s, rid9[i]);
+        ids9[i] = submit_ok(&r, &s, NULL);
+    }
+    rpc_client_free(g_cli.cl);
+    g_cli.cl = NULL;
+    assert_int_equal(kill(d1.pid, SIGKILL), 0);
+    assert_int_equal(wait_exit(&d1, 60), -1); /* killed, not exited */
+    d1 = spawn_daemon(log, args);
+    read_line(&d1, line, sizeof line, 60000);
+    assert_non_null(strstr(line, "listening on"));
+    assert_int_equal(rpc_client_new(&g_cli.cl, listen, NULL, NULL), CUZK_OK);
+    r.cl = g_cli.cl;
+    for (int i = 0; i < 4; i++) {
+        a = await_id(&r, ids9[i], 0);
+        check_snarkjs(a);
+        cuzk__v1__await_proof_response__free_unpacked(a, NULL);
+        /* the request id still names the same job */
+        sub_snarkjs(&s, rid9[i]);
+        assert_int_equal(submit_ok(&r, &s, NULL), ids9[i]);
+    }
     assert_int_equal(kill(d1.pid, SIGINT), 0);
     assert_int_equal(wait_exit(&d1, 60), 0);
 }

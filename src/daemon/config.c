@@ -4,11 +4,13 @@
  *  1. the option table: one row per key (section, name, type, default,
  *     bounds, where it lives in cuzk_config_t, a validator); config_default,
  *     config_set, config_parse, config_dump and config_equal all walk it;
- *  2. a strict reader for the TOML subset (values into a tval_t, lines into
- *     sections and keys), which knows nothing of the options;
+ *  2. a strict reader for the TOML subset: its values (tval_t) in
+ *     config_toml.c, which knows nothing of the options; lines into
+ *     sections and keys here;
  *  3. the appliers that check a tval_t against a row and store it.
  * No global mutable state: every parse owns its parser_t. */
 #include "cuzk/config.h"
+#include "daemon/config_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -204,473 +206,6 @@ const config_key_info_t *config_key_find(const char *key)
     return o ? &o->info : NULL;
 }
 
-/* ======================================================================
- * 2. The TOML subset
- * ====================================================================== */
-
-typedef enum tv_type { TV_NONE, TV_STR, TV_INT, TV_BOOL, TV_FLOAT, TV_ARRAY } tv_type;
-
-#define TV_ITEMS_MAX 2048 /* more than a CONFIG_LINE_MAX line can hold */
-
-/* A value that is not an array (strings live in the caller's buffer). */
-typedef struct tscalar {
-    tv_type type;
-    int64_t i;
-    double f;
-    int b;
-} tscalar_t;
-
-typedef struct tval {
-    tv_type type;
-    tv_type elem; /* TV_ARRAY: TV_STR, TV_INT, or TV_NONE when empty */
-    int64_t i;
-    double f;
-    int b;
-    size_t n;                      /* TV_ARRAY items */
-    char buf[CONFIG_LINE_MAX + 2]; /* TV_STR, and TV_ARRAY strings, each NUL-terminated */
-    size_t len;                    /* TV_STR: bytes in buf */
-    union {
-        uint32_t off[TV_ITEMS_MAX]; /* TV_ARRAY of strings: each item's offset in buf */
-        int64_t ints[TV_ITEMS_MAX]; /* TV_ARRAY of integers */
-    } u;
-} tval_t;
-
-static const char *tv_name(tv_type t)
-{
-    switch (t) {
-    case TV_STR: return "a string";
-    case TV_INT: return "an integer";
-    case TV_BOOL: return "a boolean";
-    case TV_FLOAT: return "a float";
-    case TV_ARRAY: return "an array";
-    case TV_NONE: break;
-    }
-    return "nothing";
-}
-
-typedef struct cur {
-    const char *p, *e;
-} cur_t;
-
-static int fail(char *why, size_t wn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t wn, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, wn, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static void skip_ws(cur_t *c)
-{
-    while (c->p < c->e && (*c->p == ' ' || *c->p == '\t'))
-        c->p++;
-}
-
-static int is_ctl(unsigned char ch)
-{
-    return (ch < 0x20 && ch != '\t') || ch == 0x7f;
-}
-
-static int is_bare(unsigned char ch)
-{
-    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-           ch == '_' || ch == '-';
-}
-
-static int hexval(unsigned char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
-/* Byte offset of the first invalid UTF-8 sequence (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF), or n when all is valid. */
-static size_t utf8_check(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        uint32_t cp, min;
-        if ((c & 0xe0) == 0xc0)
-            k = 1, cp = c & 0x1f, min = 0x80;
-        else if ((c & 0xf0) == 0xe0)
-            k = 2, cp = c & 0x0f, min = 0x800;
-        else if ((c & 0xf8) == 0xf0)
-            k = 3, cp = c & 0x07, min = 0x10000;
-        else
-            return i;
-        if (n - i <= k)
-            return i;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80)
-                return i;
-            cp = cp << 6 | (s[i + j] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += k + 1;
-    }
-    return n;
-}
-
-static size_t utf8_put(char *out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xc0 | cp >> 6);
-        out[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xe0 | cp >> 12);
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        out[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    out[0] = (char)(0xf0 | cp >> 18);
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    out[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-/* A basic or literal string at c->p (its opening quote) into out, which has
- * room for the line's length: decoding never grows the text. */
-static int lex_string(cur_t *c, char *out, size_t *len, char *why, size_t wn)
-{
-    char q = *c->p;
-    if (c->e - c->p >= 3 && c->p[1] == q && c->p[2] == q)
-        return fail(why, wn, "multi-line strings are not supported");
-    c->p++;
-    size_t n = 0;
-    for (;;) {
-        if (c->p >= c->e)
-            return fail(why, wn, "unterminated string");
-        unsigned char ch = (unsigned char)*c->p;
-        if (ch == (unsigned char)q) {
-            c->p++;
-            break;
-        }
-        if (is_ctl(ch))
-            return fail(why, wn, "control character 0x%02x in a string", ch);
-        if (ch != '\\' || q == '\'') {
-            out[n++] = (char)ch;
-            c->p++;
-            continue;
-        }
-        if (c->e - c->p < 2)
-            return fail(why, wn, "unterminated string");
-        char esc = c->p[1];
-        c->p += 2;
-        switch (esc) {
-        case '"': out[n++] = '"'; continue;
-        case '\\': out[n++] = '\\'; continue;
-        case 'n': out[n++] = '\n'; continue;
-        case 't': out[n++] = '\t'; continue;
-        case 'r': out[n++] = '\r'; continue;
-        case 'b': out[n++] = '\b'; continue;
-        case 'f': out[n++] = '\f'; continue;
-        case 'u':
-        case 'U': break;
-        default:
-            if (is_ctl((unsigned char)esc) || (unsigned char)esc >= 0x80)
-                return fail(why, wn, "bad escape sequence in a string");
-            return fail(why, wn, "bad escape '\\%c' in a string", esc);
-        }
-        int digits = esc == 'u' ? 4 : 8;
-        if (c->e - c->p < digits)
-            return fail(why, wn, "\\%c needs %d hex digits", esc, digits);
-        uint32_t cp = 0;
-        for (int i = 0; i < digits; i++) {
-            int h = hexval((unsigned char)c->p[i]);
-            if (h < 0)
-                return fail(why, wn, "\\%c needs %d hex digits", esc, digits);
-            cp = cp << 4 | (uint32_t)h;
-        }
-        c->p += digits;
-        if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return fail(why, wn, "\\%c%0*X is not a Unicode scalar value", esc, digits, cp);
-        if (cp == 0)
-            return fail(why, wn, "NUL (\\%c%0*X) is not allowed in a string", esc, digits, 0u);
-        /* A \u escape is at least 6 bytes and encodes to at most 4. */
-        n += utf8_put(out + n, cp);
-    }
-    out[n] = '\0';
-    *len = n;
-    return 0;
-}
-
-/* Digits of `base` with '_' only between two digits, into *mag. */
-static int lex_digits(uint64_t *mag, const char *s, size_t n, unsigned base, char *why, size_t wn)
-{
-    uint64_t v = 0;
-    int overflow = 0;
-    if (n == 0)
-        return fail(why, wn, "missing digits");
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '_') {
-            if (i == 0 || i + 1 == n || s[i - 1] == '_')
-                return fail(why, wn, "'_' must sit between two digits");
-            continue;
-        }
-        int d = hexval((unsigned char)s[i]);
-        if (d < 0 || (unsigned)d >= base)
-            return fail(why, wn, "bad digit '%c' in a base-%u number", s[i], base);
-        if (v > (UINT64_MAX - (unsigned)d) / base)
-            overflow = 1;
-        else
-            v = v * base + (unsigned)d;
-    }
-    if (overflow)
-        return fail(why, wn, "integer out of range");
-    *mag = v;
-    return 0;
-}
-
-/* A run of [0-9_] at s[*i] with '_' only between two digits; the digits are
- * appended to clean[*k]. */
-static int digit_run(const char *s, size_t n, size_t *i, char *clean, size_t *k, char *why,
-                     size_t wn)
-{
-    size_t start = *i;
-    for (; *i < n && (s[*i] == '_' || (s[*i] >= '0' && s[*i] <= '9')); (*i)++) {
-        if (s[*i] != '_') {
-            clean[(*k)++] = s[*i];
-            continue;
-        }
-        if (*i == start || *i + 1 >= n || s[*i + 1] < '0' || s[*i + 1] > '9')
-            return fail(why, wn, "'_' must sit between two digits");
-    }
-    if (*i == start)
-        return fail(why, wn, "missing digits in a float");
-    return 0;
-}
-
-/* [sign] int [. digits] [e [sign] digits], a fraction or exponent required. */
-static int lex_float(double *out, const char *s, size_t n, char *why, size_t wn)
-{
-    char clean[CONFIG_LINE_MAX + 1];
-    size_t k = 0, i = 0;
-    if (s[0] == '+' || s[0] == '-')
-        clean[k++] = s[i++];
-    size_t int_start = i;
-    if (digit_run(s, n, &i, clean, &k, why, wn) < 0)
-        return -1;
-    if (s[int_start] == '0' && i - int_start > 1)
-        return fail(why, wn, "leading zeros are not allowed");
-    int frac = 0, exp = 0;
-    if (i < n && s[i] == '.') {
-        clean[k++] = '.';
-        i++;
-        if (digit_run(s, n, &i, clean, &k, why, wn) < 0)
-            return -1;
-        frac = 1;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        clean[k++] = 'e';
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            clean[k++] = s[i++];
-        if (digit_run(s, n, &i, clean, &k, why, wn) < 0)
-            return -1;
-        exp = 1;
-    }
-    if (i != n || (!frac && !exp))
-        return fail(why, wn, "bad number '%.*s'", (int)(n > 40 ? 40 : n), s);
-    clean[k] = '\0';
-    char *end;
-    double d = strtod(clean, &end);
-    if (*end != '\0')
-        return fail(why, wn, "bad float '%.*s'", (int)(n > 40 ? 40 : n), s);
-    if (!isfinite(d))
-        return fail(why, wn, "float out of range");
-    *out = d;
-    return 0;
-}
-
-static int tok_is(const char *s, size_t n, const char *word)
-{
-    return strlen(word) == n && memcmp(s, word, n) == 0;
-}
-
-/* A bare token: a boolean, an integer or a float. */
-static int lex_scalar(tscalar_t *v, const char *s, size_t n, char *why, size_t wn)
-{
-    if (tok_is(s, n, "true") || tok_is(s, n, "false")) {
-        v->type = TV_BOOL;
-        v->b = s[0] == 't';
-        return 0;
-    }
-    const char *t = s + (n && (s[0] == '+' || s[0] == '-'));
-    size_t tn = n - (size_t)(t - s);
-    if (tok_is(t, tn, "inf") || tok_is(t, tn, "nan"))
-        return fail(why, wn, "inf and nan are not supported");
-    if (memchr(s, ':', n) || (n >= 10 && s[4] == '-' && s[0] >= '0' && s[0] <= '9'))
-        return fail(why, wn, "dates and times are not supported");
-    if (n == 0 || !((s[0] >= '0' && s[0] <= '9') || s[0] == '+' || s[0] == '-'))
-        return fail(why, wn, "bad value '%.*s' (strings need quotes)", (int)(n > 40 ? 40 : n), s);
-    if (tn >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'o' || t[1] == 'b')) {
-        if (t != s)
-            return fail(why, wn, "a sign is not allowed before 0%c", t[1]);
-        unsigned base = t[1] == 'x' ? 16 : t[1] == 'o' ? 8 : 2;
-        uint64_t mag;
-        if (lex_digits(&mag, t + 2, tn - 2, base, why, wn) < 0)
-            return -1;
-        if (mag > INT64_MAX)
-            return fail(why, wn, "integer out of range");
-        v->type = TV_INT;
-        v->i = (int64_t)mag;
-        return 0;
-    }
-    if (memchr(s, '.', n) || memchr(s, 'e', n) || memchr(s, 'E', n)) {
-        v->type = TV_FLOAT;
-        return lex_float(&v->f, s, n, why, wn);
-    }
-    if (tn > 1 && t[0] == '0')
-        return fail(why, wn, "leading zeros are not allowed (octal is written 0o%.*s)",
-                    (int)(tn - 1 > 20 ? 20 : tn - 1), t + 1);
-    uint64_t mag;
-    if (lex_digits(&mag, t, tn, 10, why, wn) < 0)
-        return -1;
-    if (s[0] == '-' ? mag > (uint64_t)INT64_MAX + 1 : mag > INT64_MAX)
-        return fail(why, wn, "integer out of range");
-    v->type = TV_INT;
-    v->i = s[0] == '-' ? (int64_t)(0 - mag) : (int64_t)mag;
-    return 0;
-}
-
-static int is_token_char(unsigned char ch)
-{
-    return is_bare(ch) || ch == '+' || ch == '.' || ch == ':';
-}
-
-/* One value that is not an array; a string goes to out. */
-static int lex_item(tscalar_t *v, cur_t *c, char *out, size_t *len, char *why, size_t wn)
-{
-    if (c->p >= c->e)
-        return fail(why, wn, "missing value");
-    char ch = *c->p;
-    if (ch == '"' || ch == '\'') {
-        v->type = TV_STR;
-        return lex_string(c, out, len, why, wn);
-    }
-    if (ch == '{')
-        return fail(why, wn, "inline tables are not supported");
-    const char *s = c->p;
-    while (c->p < c->e && is_token_char((unsigned char)*c->p))
-        c->p++;
-    if (c->p == s) {
-        if (is_ctl((unsigned char)ch))
-            return fail(why, wn, "control character 0x%02x", (unsigned char)ch);
-        if ((unsigned char)ch >= 0x80 || ch == '#')
-            return fail(why, wn, "missing value");
-        return fail(why, wn, "unexpected '%c' where a value belongs", ch);
-    }
-    return lex_scalar(v, s, (size_t)(c->p - s), why, wn);
-}
-
-static int lex_array(tval_t *v, cur_t *c, char *why, size_t wn)
-{
-    c->p++; /* '[' */
-    v->type = TV_ARRAY;
-    v->elem = TV_NONE;
-    v->n = 0;
-    size_t used = 0;
-    for (;;) {
-        skip_ws(c);
-        if (c->p >= c->e || *c->p == '#')
-            return fail(why, wn, "unterminated array (arrays must be on one line)");
-        if (*c->p == ']') {
-            c->p++;
-            return 0;
-        }
-        if (*c->p == '[')
-            return fail(why, wn, "nested arrays are not supported");
-        if (*c->p == ',')
-            return fail(why, wn, "missing value in an array");
-        tscalar_t item = {TV_NONE, 0, 0, 0};
-        size_t len = 0;
-        if (lex_item(&item, c, v->buf + used, &len, why, wn) < 0)
-            return -1;
-        if (item.type != TV_STR && item.type != TV_INT)
-            return fail(why, wn, "arrays hold strings or integers, not %s", tv_name(item.type));
-        if (v->elem != TV_NONE && item.type != v->elem)
-            return fail(why, wn, "an array mixes strings and integers");
-        if (v->n == TV_ITEMS_MAX)
-            return fail(why, wn, "too many array items");
-        v->elem = item.type;
-        if (item.type == TV_STR) {
-            v->u.off[v->n] = (uint32_t)used;
-            used += len + 1;
-        } else {
-            v->u.ints[v->n] = item.i;
-        }
-        v->n++;
-        skip_ws(c);
-        if (c->p < c->e && *c->p == ',') {
-            c->p++;
-            continue;
-        }
-        if (c->p < c->e && *c->p == ']')
-            continue;
-        if (c->p >= c->e || *c->p == '#')
-            return fail(why, wn, "unterminated array (arrays must be on one line)");
-        return fail(why, wn, "expected ',' or ']' in an array");
-    }
-}
-
-/* Whatever follows a value or header: blanks, then a comment or nothing. */
-static int lex_end(cur_t *c, const char *what, char *why, size_t wn)
-{
-    skip_ws(c);
-    if (c->p >= c->e)
-        return 0;
-    if (*c->p == '#') {
-        for (const char *q = c->p; q < c->e; q++)
-            if (is_ctl((unsigned char)*q))
-                return fail(why, wn, "control character 0x%02x in a comment", (unsigned char)*q);
-        return 0;
-    }
-    return fail(why, wn, "unexpected text after the %s", what);
-}
-
-/* A value filling the whole of c (a line's rest, or config_set's text). */
-static int lex_value(tval_t *v, cur_t *c, char *why, size_t wn)
-{
-    v->type = TV_NONE;
-    v->len = 0;
-    v->n = 0;
-    skip_ws(c);
-    if (c->p < c->e && *c->p == '[') {
-        if (lex_array(v, c, why, wn) < 0)
-            return -1;
-    } else {
-        tscalar_t sc = {TV_NONE, 0, 0, 0};
-        if (lex_item(&sc, c, v->buf, &v->len, why, wn) < 0)
-            return -1;
-        v->type = sc.type;
-        v->i = sc.i;
-        v->f = sc.f;
-        v->b = sc.b;
-    }
-    return lex_end(c, "value", why, wn);
-}
-
 /* ---- a set of names (duplicate sections and keys) ---- */
 
 typedef struct nset {
@@ -770,17 +305,17 @@ static int lex_decimal(const char **s, u128 *ip, u128 *fp, unsigned *fd, char *w
     *fp = 0;
     *fd = 0;
     if (*p < '0' || *p > '9')
-        return fail(why, wn, "expected a number");
+        return toml_fail(why, wn, "expected a number");
     for (; *p >= '0' && *p <= '9'; p++)
         if (*ip <= ((u128)1 << 70))
             *ip = *ip * 10 + (unsigned)(*p - '0');
     if (*p == '.') {
         p++;
         if (*p < '0' || *p > '9')
-            return fail(why, wn, "expected digits after '.'");
+            return toml_fail(why, wn, "expected digits after '.'");
         for (; *p >= '0' && *p <= '9'; p++) {
             if (++*fd > 18)
-                return fail(why, wn, "more than 18 fraction digits");
+                return toml_fail(why, wn, "more than 18 fraction digits");
             *fp = *fp * 10 + (unsigned)(*p - '0');
         }
     }
@@ -840,9 +375,9 @@ static int size_from_text(uint64_t *out, const char *s, char *why, size_t wn)
 {
     const char *p = s;
     if (*p == '\0')
-        return fail(why, wn, "empty size");
+        return toml_fail(why, wn, "empty size");
     if (*p == '-')
-        return fail(why, wn, "a size cannot be negative");
+        return toml_fail(why, wn, "a size cannot be negative");
     u128 ip, fp;
     unsigned fd;
     if (lex_decimal(&p, &ip, &fp, &fd, why, wn) < 0)
@@ -854,16 +389,16 @@ static int size_from_text(uint64_t *out, const char *s, char *why, size_t wn)
     if (*p || p != num_end) {
         const unit_t *u = match_unit(&p, size_units, sizeof size_units / sizeof size_units[0]);
         if (!u || *p)
-            return fail(why, wn,
-                        "bad size unit in \"%.40s\" (B, KiB, MiB, GiB, TiB, PiB, kB, MB, GB, "
-                        "TB or PB)",
-                        s);
+            return toml_fail(why, wn,
+                             "bad size unit in \"%.40s\" (B, KiB, MiB, GiB, TiB, PiB, kB, MB, GB, "
+                             "TB or PB)",
+                             s);
         mult = u->mult;
     }
     /* ip below 2^74 and mult below 2^50: the product fits 128 bits. */
     u128 v = ip * mult + fp * mult / pow10_u128(fd);
     if (v > UINT64_MAX)
-        return fail(why, wn, "size \"%.40s\" is more than 2^64-1 bytes", s);
+        return toml_fail(why, wn, "size \"%.40s\" is more than 2^64-1 bytes", s);
     *out = (uint64_t)v;
     return 0;
 }
@@ -872,15 +407,16 @@ static int duration_from_text(uint64_t *out, const char *s, char *why, size_t wn
 {
     const char *p = s;
     if (*p == '\0')
-        return fail(why, wn, "empty duration");
+        return toml_fail(why, wn, "empty duration");
     if (*p == '-')
-        return fail(why, wn, "a duration cannot be negative");
+        return toml_fail(why, wn, "a duration cannot be negative");
     u128 total = 0;
     for (int term = 0; *p; term++) {
         u128 ip, fp;
         unsigned fd;
         if (lex_decimal(&p, &ip, &fp, &fd, why, wn) < 0)
-            return fail(why, wn, "bad duration \"%.40s\" (e.g. \"24h\", \"1h30m\", \"250ms\")", s);
+            return toml_fail(why, wn, "bad duration \"%.40s\" (e.g. \"24h\", \"1h30m\", \"250ms\")",
+                             s);
         uint64_t mult;
         if (*p == '\0' && term == 0) {
             mult = 1000; /* a bare number: seconds */
@@ -888,12 +424,12 @@ static int duration_from_text(uint64_t *out, const char *s, char *why, size_t wn
             const unit_t *u =
                 match_unit(&p, duration_units, sizeof duration_units / sizeof duration_units[0]);
             if (!u)
-                return fail(why, wn, "bad duration unit in \"%.40s\" (ms, s, m, h or d)", s);
+                return toml_fail(why, wn, "bad duration unit in \"%.40s\" (ms, s, m, h or d)", s);
             mult = u->mult;
         }
         total += ip * mult + fp * mult / pow10_u128(fd);
         if (total > UINT64_MAX)
-            return fail(why, wn, "duration \"%.40s\" is too long", s);
+            return toml_fail(why, wn, "duration \"%.40s\" is too long", s);
     }
     *out = (uint64_t)total;
     return 0;
@@ -923,7 +459,7 @@ cuzk_status config_parse_duration(uint64_t *ms, const char *s, cuzk_error_t *err
 
 static int check_nonempty(const char *s, char *why, size_t wn)
 {
-    return *s ? 0 : fail(why, wn, "must not be empty");
+    return *s ? 0 : toml_fail(why, wn, "must not be empty");
 }
 
 /* "host:port": host a name or IPv4 address ([A-Za-z0-9.-]+) or "[IPv6]". */
@@ -933,27 +469,27 @@ static int check_hostport(const char *s, char *why, size_t wn)
     if (s[0] == '[') {
         const char *close = strchr(s, ']');
         if (!close || close == s + 1 || close[1] != ':')
-            return fail(why, wn, "expected host:port or [ipv6]:port, got \"%.60s\"", s);
+            return toml_fail(why, wn, "expected host:port or [ipv6]:port, got \"%.60s\"", s);
         for (const char *q = s + 1; q < close; q++)
-            if (hexval((unsigned char)*q) < 0 && *q != ':' && *q != '.')
-                return fail(why, wn, "bad IPv6 address in \"%.60s\"", s);
+            if (toml_hexval((unsigned char)*q) < 0 && *q != ':' && *q != '.')
+                return toml_fail(why, wn, "bad IPv6 address in \"%.60s\"", s);
         colon = close + 1;
     } else {
         colon = strrchr(s, ':');
         if (!colon || colon == s)
-            return fail(why, wn, "expected host:port, got \"%.60s\"", s);
+            return toml_fail(why, wn, "expected host:port, got \"%.60s\"", s);
         for (const char *q = s; q < colon; q++)
-            if (!(is_bare((unsigned char)*q) && *q != '_') && *q != '.')
-                return fail(why, wn, "bad host name in \"%.60s\"", s);
+            if (!(toml_is_bare((unsigned char)*q) && *q != '_') && *q != '.')
+                return toml_fail(why, wn, "bad host name in \"%.60s\"", s);
     }
     const char *port = colon + 1;
     size_t pn = strlen(port);
     unsigned long v = 0;
     if (pn == 0 || pn > 5 || strspn(port, "0123456789") != pn)
-        return fail(why, wn, "bad port in \"%.60s\"", s);
+        return toml_fail(why, wn, "bad port in \"%.60s\"", s);
     v = strtoul(port, NULL, 10);
     if (v == 0 || v > 65535)
-        return fail(why, wn, "port %lu out of range 1..65535", v);
+        return toml_fail(why, wn, "port %lu out of range 1..65535", v);
     return 0;
 }
 
@@ -967,30 +503,32 @@ static int check_listen(const char *s, char *why, size_t wn)
     if (strncmp(s, "unix://", 7) == 0) {
         const char *path = s + 7;
         if (path[0] != '/')
-            return fail(why, wn, "unix:// needs an absolute path (unix:///run/cuzk/cuzk.sock)");
+            return toml_fail(why, wn,
+                             "unix:// needs an absolute path (unix:///run/cuzk/cuzk.sock)");
         /* sockaddr_un.sun_path is 108 bytes on Linux, NUL included. */
         if (strlen(path) > 107)
-            return fail(why, wn, "unix socket path longer than 107 bytes");
+            return toml_fail(why, wn, "unix socket path longer than 107 bytes");
         return 0;
     }
     if (strncmp(s, "tcp://", 6) == 0)
         return check_hostport(s + 6, why, wn);
     char tmp[WHY_MAX];
     if (check_hostport(s, tmp, sizeof tmp) == 0)
-        return fail(why, wn, "write \"tcp://%.60s\" for a TCP address", s);
-    return fail(why, wn, "expected unix:///path or tcp://host:port, got \"%.60s\"", s);
+        return toml_fail(why, wn, "write \"tcp://%.60s\" for a TCP address", s);
+    return toml_fail(why, wn, "expected unix:///path or tcp://host:port, got \"%.60s\"", s);
 }
 
 static int check_circuit_id(const char *s, char *why, size_t wn)
 {
     size_t n = strlen(s);
     if (n == 0)
-        return fail(why, wn, "empty circuit id");
+        return toml_fail(why, wn, "empty circuit id");
     if (n >= CONFIG_ID_MAX)
-        return fail(why, wn, "circuit id longer than %d bytes", CONFIG_ID_MAX - 1);
+        return toml_fail(why, wn, "circuit id longer than %d bytes", CONFIG_ID_MAX - 1);
     for (size_t i = 0; i < n; i++)
-        if (!is_bare((unsigned char)s[i]) && s[i] != '.')
-            return fail(why, wn, "circuit id \"%.60s\" has a character outside [A-Za-z0-9._-]", s);
+        if (!toml_is_bare((unsigned char)s[i]) && s[i] != '.')
+            return toml_fail(why, wn, "circuit id \"%.60s\" has a character outside [A-Za-z0-9._-]",
+                             s);
     return 0;
 }
 
@@ -1000,15 +538,15 @@ static int apply_string(cuzk_config_t *cfg, const option_t *o, const tval_t *v, 
                         size_t wn)
 {
     if (v->type != TV_STR)
-        return fail(why, wn, "expected a string, got %s", tv_name(v->type));
+        return toml_fail(why, wn, "expected a string, got %s", toml_tv_name(v->type));
     if (v->len >= o->size)
-        return fail(why, wn, "longer than %zu bytes", o->size - 1);
+        return toml_fail(why, wn, "longer than %zu bytes", o->size - 1);
     for (size_t i = 0; i < v->len; i++)
-        if (is_ctl((unsigned char)v->buf[i]))
-            return fail(why, wn, "control characters are not allowed");
+        if (toml_is_ctl((unsigned char)v->buf[i]))
+            return toml_fail(why, wn, "control characters are not allowed");
     /* A file's lines are checked as they are read; config_set's text is not. */
-    if (utf8_check((const unsigned char *)v->buf, v->len) != v->len)
-        return fail(why, wn, "not valid UTF-8");
+    if (toml_utf8_check((const unsigned char *)v->buf, v->len) != v->len)
+        return toml_fail(why, wn, "not valid UTF-8");
     if (o->check && o->check(v->buf, why, wn) < 0)
         return -1;
     memcpy(field(cfg, o->off), v->buf, v->len + 1);
@@ -1018,8 +556,8 @@ static int apply_string(cuzk_config_t *cfg, const option_t *o, const tval_t *v, 
 static int in_range(const option_t *o, uint64_t x, char *why, size_t wn)
 {
     if (x < o->info.min || x > o->info.max)
-        return fail(why, wn, "%llu out of range %llu..%llu", (unsigned long long)x,
-                    (unsigned long long)o->info.min, (unsigned long long)o->info.max);
+        return toml_fail(why, wn, "%llu out of range %llu..%llu", (unsigned long long)x,
+                         (unsigned long long)o->info.min, (unsigned long long)o->info.max);
     return 0;
 }
 
@@ -1051,52 +589,55 @@ static int value_number(uint64_t *x, const option_t *o, const tval_t *v, char *w
     switch (o->info.type) {
     case CONFIG_INT:
         if (v->type != TV_INT)
-            return fail(why, wn, "expected an integer, got %s", tv_name(v->type));
+            return toml_fail(why, wn, "expected an integer, got %s", toml_tv_name(v->type));
         if (v->i < 0)
-            return fail(why, wn, "%lld out of range %llu..%llu", (long long)v->i,
-                        (unsigned long long)o->info.min, (unsigned long long)o->info.max);
+            return toml_fail(why, wn, "%lld out of range %llu..%llu", (long long)v->i,
+                             (unsigned long long)o->info.min, (unsigned long long)o->info.max);
         *x = (uint64_t)v->i;
         return 0;
     case CONFIG_BOOL:
         if (v->type != TV_BOOL)
-            return fail(why, wn, "expected true or false, got %s", tv_name(v->type));
+            return toml_fail(why, wn, "expected true or false, got %s", toml_tv_name(v->type));
         *x = (uint64_t)v->b;
         return 0;
     case CONFIG_SIZE:
         if (v->type == TV_INT) {
             if (v->i < 0)
-                return fail(why, wn, "a size cannot be negative");
+                return toml_fail(why, wn, "a size cannot be negative");
             *x = (uint64_t)v->i;
             return 0;
         }
         if (v->type == TV_STR)
             return size_from_text(x, v->buf, why, wn);
-        return fail(why, wn, "expected a size (\"16GiB\" or bytes), got %s", tv_name(v->type));
+        return toml_fail(why, wn, "expected a size (\"16GiB\" or bytes), got %s",
+                         toml_tv_name(v->type));
     case CONFIG_DURATION:
         if (v->type == TV_INT) {
             if (v->i < 0)
-                return fail(why, wn, "a duration cannot be negative");
+                return toml_fail(why, wn, "a duration cannot be negative");
             if ((uint64_t)v->i > UINT64_MAX / 1000)
-                return fail(why, wn, "duration too long");
+                return toml_fail(why, wn, "duration too long");
             *x = (uint64_t)v->i * 1000;
             return 0;
         }
         if (v->type == TV_FLOAT) {
             if (v->f < 0)
-                return fail(why, wn, "a duration cannot be negative");
+                return toml_fail(why, wn, "a duration cannot be negative");
             if (v->f * 1000.0 >= 18446744073709551616.0)
-                return fail(why, wn, "duration too long");
+                return toml_fail(why, wn, "duration too long");
             *x = (uint64_t)(v->f * 1000.0);
             return 0;
         }
         if (v->type == TV_STR)
             return duration_from_text(x, v->buf, why, wn);
-        return fail(why, wn, "expected a duration (\"24h\" or seconds), got %s", tv_name(v->type));
+        return toml_fail(why, wn, "expected a duration (\"24h\" or seconds), got %s",
+                         toml_tv_name(v->type));
     case CONFIG_MODE:
         if (v->type == TV_INT) {
             if (v->i < 0 || v->i > 0777)
-                return fail(why, wn, "mode %lld is not within 0..0777 (write 0o600 or \"0600\")",
-                            (long long)v->i);
+                return toml_fail(why, wn,
+                                 "mode %lld is not within 0..0777 (write 0o600 or \"0600\")",
+                                 (long long)v->i);
             *x = (uint64_t)v->i;
             return 0;
         }
@@ -1106,18 +647,18 @@ static int value_number(uint64_t *x, const option_t *o, const tval_t *v, char *w
                 s += 2;
             size_t n = strlen(s);
             if (n == 0 || n > 4 || strspn(s, "01234567") != n)
-                return fail(why, wn, "expected an octal mode such as \"0600\", got \"%.20s\"",
-                            v->buf);
+                return toml_fail(why, wn, "expected an octal mode such as \"0600\", got \"%.20s\"",
+                                 v->buf);
             unsigned long m = strtoul(s, NULL, 8);
             if (m > 0777)
-                return fail(why, wn, "mode %lo is not within 0..0777", m);
+                return toml_fail(why, wn, "mode %lo is not within 0..0777", m);
             *x = m;
             return 0;
         }
-        return fail(why, wn, "expected a mode (\"0600\"), got %s", tv_name(v->type));
+        return toml_fail(why, wn, "expected a mode (\"0600\"), got %s", toml_tv_name(v->type));
     case CONFIG_ENUM: {
         if (v->type != TV_STR)
-            return fail(why, wn, "expected a string, got %s", tv_name(v->type));
+            return toml_fail(why, wn, "expected a string, got %s", toml_tv_name(v->type));
         size_t i = 0;
         for (; o->info.names[i]; i++)
             if (strcmp(o->info.names[i], v->buf) == 0) {
@@ -1129,21 +670,21 @@ static int value_number(uint64_t *x, const option_t *o, const tval_t *v, char *w
         for (i = 0; o->info.names[i]; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\"", i ? ", " : "",
                                      o->info.names[i]);
-        return fail(why, wn, "\"%.40s\" is not one of %s", v->buf, list);
+        return toml_fail(why, wn, "\"%.40s\" is not one of %s", v->buf, list);
     }
-    default: return fail(why, wn, "internal: not a number option");
+    default: return toml_fail(why, wn, "internal: not a number option");
     }
 }
 
 static int apply_list(cuzk_config_t *cfg, const option_t *o, const tval_t *v, char *why, size_t wn)
 {
     if (v->type != TV_ARRAY)
-        return fail(why, wn, "expected an array, got %s", tv_name(v->type));
+        return toml_fail(why, wn, "expected an array, got %s", toml_tv_name(v->type));
     int want_str = o->info.type == CONFIG_STR_LIST;
     if (v->n && v->elem != (want_str ? TV_STR : TV_INT))
-        return fail(why, wn, "expected an array of %s", want_str ? "strings" : "integers");
+        return toml_fail(why, wn, "expected an array of %s", want_str ? "strings" : "integers");
     if (v->n > o->cap)
-        return fail(why, wn, "more than %zu items", o->cap);
+        return toml_fail(why, wn, "more than %zu items", o->cap);
     for (size_t i = 0; i < v->n; i++) {
         if (want_str) {
             const char *s = v->buf + v->u.off[i];
@@ -1151,15 +692,15 @@ static int apply_list(cuzk_config_t *cfg, const option_t *o, const tval_t *v, ch
                 return -1;
             for (size_t j = 0; j < i; j++)
                 if (strcmp(s, v->buf + v->u.off[j]) == 0)
-                    return fail(why, wn, "\"%.60s\" is listed twice", s);
+                    return toml_fail(why, wn, "\"%.60s\" is listed twice", s);
         } else {
             int64_t x = v->u.ints[i];
             if (x < (int64_t)o->info.min || x > (int64_t)o->info.max)
-                return fail(why, wn, "%lld out of range %llu..%llu", (long long)x,
-                            (unsigned long long)o->info.min, (unsigned long long)o->info.max);
+                return toml_fail(why, wn, "%lld out of range %llu..%llu", (long long)x,
+                                 (unsigned long long)o->info.min, (unsigned long long)o->info.max);
             for (size_t j = 0; j < i; j++)
                 if (v->u.ints[j] == x)
-                    return fail(why, wn, "%lld is listed twice", (long long)x);
+                    return toml_fail(why, wn, "%lld is listed twice", (long long)x);
         }
     }
     /* Checked first, stored after: a refused list leaves the old one. */
@@ -1201,7 +742,7 @@ static int text_value(tval_t *v, const option_t *o, const char *text, char *why,
 {
     size_t n = strlen(text);
     if (n > CONFIG_LINE_MAX)
-        return fail(why, wn, "value longer than %d bytes", CONFIG_LINE_MAX);
+        return toml_fail(why, wn, "value longer than %d bytes", CONFIG_LINE_MAX);
     v->type = TV_NONE;
     v->n = 0;
     v->len = 0;
@@ -1210,9 +751,9 @@ static int text_value(tval_t *v, const option_t *o, const char *text, char *why,
     int list = t == CONFIG_INT_LIST || t == CONFIG_STR_LIST;
     /* Only lists read '[' as TOML: "[::1]:9820" is a plain string. */
     if (text[0] == '"' || text[0] == '\'' || (list && text[0] == '['))
-        return lex_value(v, &c, why, wn);
+        return toml_lex_value(v, &c, why, wn);
     if (t == CONFIG_INT || t == CONFIG_BOOL)
-        return lex_value(v, &c, why, wn);
+        return toml_lex_value(v, &c, why, wn);
     if (list) {
         v->type = TV_ARRAY;
         v->elem = t == CONFIG_STR_LIST ? TV_STR : TV_INT;
@@ -1228,9 +769,9 @@ static int text_value(tval_t *v, const option_t *o, const char *text, char *why,
             while (r > p && r[-1] == ' ')
                 r--;
             if (r == p)
-                return fail(why, wn, "empty item in a list");
+                return toml_fail(why, wn, "empty item in a list");
             if (v->n == TV_ITEMS_MAX)
-                return fail(why, wn, "too many items");
+                return toml_fail(why, wn, "too many items");
             if (t == CONFIG_STR_LIST) {
                 v->u.off[v->n] = (uint32_t)used;
                 memcpy(v->buf + used, p, (size_t)(r - p));
@@ -1238,16 +779,16 @@ static int text_value(tval_t *v, const option_t *o, const char *text, char *why,
                 v->buf[used++] = '\0';
             } else {
                 tscalar_t item = {TV_NONE, 0, 0, 0};
-                if (lex_scalar(&item, p, (size_t)(r - p), why, wn) < 0)
+                if (toml_lex_scalar(&item, p, (size_t)(r - p), why, wn) < 0)
                     return -1;
                 if (item.type != TV_INT)
-                    return fail(why, wn, "expected integers, got %s", tv_name(item.type));
+                    return toml_fail(why, wn, "expected integers, got %s", toml_tv_name(item.type));
                 v->u.ints[v->n] = item.i;
             }
             v->n++;
             p = *q ? q + 1 : q;
             if (*q && !*p)
-                return fail(why, wn, "empty item in a list");
+                return toml_fail(why, wn, "empty item in a list");
         }
         return 0;
     }
@@ -1363,14 +904,14 @@ static cuzk_status perr(parser_t *ps, const char *why)
 static int lex_name(cur_t *c, char *out, const char *what, char *why, size_t wn)
 {
     if (c->p < c->e && (*c->p == '"' || *c->p == '\''))
-        return fail(why, wn, "quoted %ss are not supported", what);
+        return toml_fail(why, wn, "quoted %ss are not supported", what);
     const char *s = c->p;
-    while (c->p < c->e && is_bare((unsigned char)*c->p))
+    while (c->p < c->e && toml_is_bare((unsigned char)*c->p))
         c->p++;
     if (c->p == s) {
-        if (c->p < c->e && !is_ctl((unsigned char)*c->p) && (unsigned char)*c->p < 0x80)
-            return fail(why, wn, "expected a %s, got '%c'", what, *c->p);
-        return fail(why, wn, "expected a %s", what);
+        if (c->p < c->e && !toml_is_ctl((unsigned char)*c->p) && (unsigned char)*c->p < 0x80)
+            return toml_fail(why, wn, "expected a %s, got '%c'", what, *c->p);
+        return toml_fail(why, wn, "expected a %s", what);
     }
     memcpy(out, s, (size_t)(c->p - s));
     out[c->p - s] = '\0';
@@ -1383,16 +924,16 @@ static cuzk_status parse_header(parser_t *ps, cur_t *c)
     c->p++; /* '[' */
     if (c->p < c->e && *c->p == '[')
         return perr(ps, "arrays of tables ([[...]]) are not supported");
-    skip_ws(c);
+    toml_skip_ws(c);
     if (lex_name(c, name, "section name", why, sizeof why) < 0)
         return perr(ps, why);
-    skip_ws(c);
+    toml_skip_ws(c);
     if (c->p < c->e && *c->p == '.')
         return perr(ps, "nested tables are not supported");
     if (c->p >= c->e || *c->p != ']')
         return perr(ps, "expected ']' after the section name");
     c->p++;
-    if (lex_end(c, "section header", why, sizeof why) < 0)
+    if (toml_lex_end(c, "section header", why, sizeof why) < 0)
         return perr(ps, why);
     unsigned prev = nset_find(&ps->sections, name);
     if (prev) {
@@ -1415,14 +956,14 @@ static cuzk_status parse_keyval(parser_t *ps, cur_t *c)
     char why[WHY_MAX], key[CONFIG_LINE_MAX + 1];
     if (lex_name(c, key, "key", why, sizeof why) < 0)
         return perr(ps, why);
-    skip_ws(c);
+    toml_skip_ws(c);
     if (c->p < c->e && *c->p == '.')
         return perr(ps, "dotted keys are not supported");
     if (c->p >= c->e || *c->p != '=')
         return perr(ps, "expected '=' after the key");
     c->p++;
-    skip_ws(c);
-    if (lex_value(&ps->val, c, why, sizeof why) < 0)
+    toml_skip_ws(c);
+    if (toml_lex_value(&ps->val, c, why, sizeof why) < 0)
         return perr(ps, why);
     const option_t *o = ps->sect_state == 1 ? option_lookup(ps->sect, key) : NULL;
     /* Aliases count as their key: giving both is a duplicate. */
@@ -1453,17 +994,17 @@ static cuzk_status parse_keyval(parser_t *ps, cur_t *c)
 static cuzk_status parse_line(parser_t *ps, const char *s, size_t n)
 {
     char why[WHY_MAX];
-    size_t bad = utf8_check((const unsigned char *)s, n);
+    size_t bad = toml_utf8_check((const unsigned char *)s, n);
     if (bad != n) {
         snprintf(why, sizeof why, "invalid UTF-8 at column %zu", bad + 1);
         return perr(ps, why);
     }
     cur_t c = {s, s + n};
-    skip_ws(&c);
+    toml_skip_ws(&c);
     if (c.p == c.e)
         return CUZK_OK;
     if (*c.p == '#')
-        return lex_end(&c, "comment", why, sizeof why) < 0 ? perr(ps, why) : CUZK_OK;
+        return toml_lex_end(&c, "comment", why, sizeof why) < 0 ? perr(ps, why) : CUZK_OK;
     if (*c.p == '[')
         return parse_header(ps, &c);
     return parse_keyval(ps, &c);
@@ -1616,7 +1157,7 @@ static void sb_string(sbuf_t *b, const char *s)
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
             sb_printf(b, "\\%c", ch);
-        else if (is_ctl(ch))
+        else if (toml_is_ctl(ch))
             sb_printf(b, "\\u%04X", ch);
         else
             sb_printf(b, "%c", ch);

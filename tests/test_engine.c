@@ -651,9 +651,8 @@ static void test_witness_fn(void **state)
     rand_fr(&rr, &seed);
     rand_fr(&ss, &seed);
     fr_t *w2 = witness_variant(&g_bp.c, g_bp.log_m, seed);
-    gen_ctx_t g[3] = {{g_bp.w, g_bp.pk.n_vars, 0, 0},
-                      {w2, g_bp.pk.n_vars, 0, 0},
-                      {g_bp.w, g_bp.pk.n_vars, 0, 0}};
+    gen_ctx_t g[3] = {
+        {g_bp.w, g_bp.pk.n_vars, 0, 0}, {w2, g_bp.pk.n_vars, 0, 0}, {g_bp.w, g_bp.pk.n_vars, 0, 0}};
     engine_witness_t wit[3];
     for (int i = 0; i < 3; i++)
         wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g[i]};
@@ -695,6 +694,101 @@ static void test_witness_fn(void **state)
     free(w2);
     good_job(&r);
     rig_stop(&r);
+}
+
+/* The witness buffers of ENGINE_WITNESS_FN come from the config's host
+ * allocator and are reused: many partitions, few allocations, every one
+ * freed by engine_destroy through host_free; a refusing allocator falls
+ * back to malloc and proofs are unchanged. */
+typedef struct host_hooks {
+    int allocs, frees, refuse;
+    size_t live;
+} host_hooks_t;
+
+static void *hook_alloc(void *ctx, size_t bytes)
+{
+    host_hooks_t *h = ctx;
+    if (__atomic_load_n(&h->refuse, __ATOMIC_SEQ_CST))
+        return NULL;
+    void *p = malloc(bytes);
+    if (p) {
+        __atomic_add_fetch(&h->allocs, 1, __ATOMIC_SEQ_CST);
+        __atomic_add_fetch(&h->live, bytes, __ATOMIC_SEQ_CST);
+        memset(p, 0xa5, bytes); /* a reused buffer is never assumed zero */
+    }
+    return p;
+}
+
+static void hook_free(void *ctx, void *p, size_t bytes)
+{
+    host_hooks_t *h = ctx;
+    assert_non_null(p);
+    __atomic_add_fetch(&h->frees, 1, __ATOMIC_SEQ_CST);
+    __atomic_sub_fetch(&h->live, bytes, __ATOMIC_SEQ_CST);
+    free(p);
+}
+
+static void test_witness_pool(void **state)
+{
+    (void)state;
+    for (int refuse = 0; refuse < 2; refuse++) {
+        host_hooks_t h = {0, 0, refuse, 0};
+        rig_t r;
+        rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
+        r.cfg.host_alloc = hook_alloc;
+        r.cfg.host_free = hook_free;
+        r.cfg.host_ctx = &h;
+        r.cfg.witness_buffers = 3;
+        rig_start(&r);
+        uint64_t seed = tu_rand64();
+        fr_t rr, ss;
+        rand_fr(&rr, &seed);
+        rand_fr(&ss, &seed);
+        enum { JOBS = 4, PARTS = 4 };
+        gen_ctx_t g = {g_bp.w, g_bp.pk.n_vars, 0, 0};
+        engine_witness_t wit[PARTS];
+        for (int i = 0; i < PARTS; i++)
+            wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g};
+        engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                                  .priority = CUZK_PRIO_NORMAL,
+                                  .key = r.kbp,
+                                  .witnesses = wit,
+                                  .n_partitions = PARTS,
+                                  .fixed_rs = 1,
+                                  .r = rr,
+                                  .s = ss};
+        uint8_t want[192];
+        reference_proof(want, &g_bp, g_bp.w, &rr, &ss);
+        for (int j = 0; j < JOBS; j++) {
+            engine_job_id_t id = 0;
+            cuzk_error_t err = {0};
+            assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+            engine_result_t res;
+            await_ok(&r, id, &res);
+            for (int i = 0; i < PARTS; i++) {
+                uint8_t got[192];
+                proof_bytes(got, &res.proofs[i]);
+                assert_memory_equal(got, want, 192);
+            }
+            engine_result_free(&res);
+        }
+        engine_stats_t st;
+        engine_stats(r.e, &st);
+        size_t one = (size_t)g_bp.pk.n_vars * sizeof(fr_t);
+        assert_in_range(st.witness_pool_buffers, 1, 3);
+        assert_int_equal(st.witness_pool_bytes, st.witness_pool_buffers * one);
+        if (refuse) {
+            assert_int_equal(h.allocs, 0);
+        } else {
+            /* 16 partitions; every buffer ever made is either kept or was
+             * dropped past the 3 kept */
+            assert_in_range(h.allocs, 1, 16);
+            assert_int_equal((size_t)(h.allocs - h.frees), st.witness_pool_buffers);
+        }
+        rig_stop(&r);
+        assert_int_equal(h.allocs, h.frees);
+        assert_int_equal(h.live, 0);
+    }
 }
 
 /* Partitions of one job run on two devices and come back in order. */
@@ -945,6 +1039,9 @@ static void test_cancel_queued(void **state)
     (void)state;
     rig_t r;
     rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    /* one witness thread: a, b, c reach the device in that order (with two,
+     * c could overtake a slow a and be the proof that wait_proves sees) */
+    r.cfg.witness_threads = 1;
     engine_sim_set_delay(r.sim[0], 400000);
     rig_start(&r);
     engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
@@ -1595,6 +1692,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_cpu),
         cmocka_unit_test(test_witness_fn),
+        cmocka_unit_test(test_witness_pool),
         cmocka_unit_test(test_multi_partition),
         cmocka_unit_test(test_priority_critical),
         cmocka_unit_test(test_priority_aging),

@@ -129,10 +129,15 @@ sass() {
     local cuobjdump
     cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -n 1)
     [ -n "$cuobjdump" ] || { echo "cuobjdump not found"; return 1; }
-    "$cuobjdump" -sass "$base" >"$logs/sass.txt" || return 1
-    awk '/Function : /{f=$3} /^ +\/\*[0-9a-f]+\*\/ /{op=$2; if (op ~ /^@/) op=$3; sub(/\..*/,"",op); sub(/;$/,"",op); n[f" "op]++; t[f]++}
-        END{for (k in n) {split(k, a, " "); if (t[a[1]] > 2000) print a[1], a[2], n[k], t[a[1]]}}' "$logs/sass.txt" |
-        grep -E 'ntt_dif_pass|msm_g1_bins|msm_g2_bins|dfp_mul_outlined' | sort -k1,1 -k3,3nr
+    local b
+    for b in "$base" "$new"; do
+        echo "-- $b"
+        "$cuobjdump" -sass "$b" >"$logs/sass.txt" || return 1
+        awk '/Function : /{f=$3} /^ +\/\*[0-9a-f]+\*\/ /{op=$2; if (op ~ /^@/) op=$3; sub(/\..*/,"",op); sub(/;$/,"",op); n[f" "op]++; t[f]++}
+            END{for (k in n) {split(k, a, " "); if (t[a[1]] > 200) print a[1], a[2], n[k], t[a[1]]}}' "$logs/sass.txt" |
+            grep -E 'ntt_dif_pass|msm_g1_bins|dfp_mul_outlined|ntt_mul_call' | sort -k1,1 -k3,3nr | awk '$3 > 8'
+    done
+    rm -f "$logs/sass.txt"
 }
 
 stall_metrics=regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
@@ -157,12 +162,26 @@ engine() {
 # The PoRep-shaped benchmark through the engine (POREP_K, POREP_P, POREP_N,
 # POREP_SETUP): bases resident, then streamed from host memory pinned in
 # place under a small budget.
+# POREP_MODES picks the runs ("resident small"); POREP_ARGS adds options;
+# POREP_CHECK="" drops the resident run's host satisfiability check;
+# nvidia-smi samples utilisation and memory every 0.5 s meanwhile.
 porep() {
-    local k=${POREP_K:-20} p=${POREP_P:-4} n=${POREP_N:-3} su=${POREP_SETUP:-cuda}
-    "$new" bench porep --device cuda --setup "$su" --log-domain "$k" --partitions "$p" \
-        --proofs "$n" --check || return 1
-    "$new" bench porep --device cuda --setup "$su" --log-domain "$k" --partitions "$p" \
-        --proofs "$n" --vram-budget "${POREP_SMALL:-2GiB}"
+    local k=${POREP_K:-20} p=${POREP_P:-4} n=${POREP_N:-3} su=${POREP_SETUP:-cuda} m smi
+    local chk=${POREP_CHECK-"--check"}
+    nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw \
+        --format=csv -lms 500 >"$logs/porep-smi.csv" 2>/dev/null &
+    smi=$!
+    for m in ${POREP_MODES:-resident small}; do
+        case $m in
+        resident) "$new" bench porep --device cuda --setup "$su" --log-domain "$k" --partitions "$p" \
+            --proofs "$n" $chk --events "$logs/porep-events-resident.jsonl" ${POREP_ARGS:-} ||
+            { kill $smi; return 1; } ;;
+        small) "$new" bench porep --device cuda --setup "$su" --log-domain "$k" --partitions "$p" \
+            --proofs "$n" --vram-budget "${POREP_SMALL:-2GiB}" \
+            --events "$logs/porep-events-small.jsonl" ${POREP_ARGS:-} || { kill $smi; return 1; } ;;
+        esac
+    done
+    kill $smi
 }
 
 # Kernel and API time tables (Nsight Systems) of a small PoRep run.

@@ -167,12 +167,24 @@ typedef struct engine_config {
      * unchanged), so that synthesis never delays the threads that feed
      * the GPUs (Linux; elsewhere ignored). */
     int witness_nice;
-    unsigned ready_max;             /* witnessed partitions waiting for a device (>= 1) */
-    size_t ready_bytes_max;         /* their host bytes; 0: no limit (one always fits) */
-    uint64_t aging_ns;              /* one priority level per period waited; 0: off */
-    unsigned max_retries;           /* device failures retried per partition */
+    unsigned ready_max;     /* witnessed partitions waiting for a device (>= 1) */
+    size_t ready_bytes_max; /* their host bytes; 0: no limit (one always fits) */
+    uint64_t aging_ns;      /* one priority level per period waited; 0: off */
+    unsigned max_retries;   /* device failures retried per partition */
     engine_retry retry;
     unsigned max_retained; /* finished jobs kept for await (>= 1), oldest dropped */
+    /* Optional allocator of the witness buffers the witness stage makes
+     * (ENGINE_WITNESS_FN), e.g. page-locked memory so that the upload runs
+     * at the bus's speed (cuzk_cuda_host_alloc); NULL, or a refusal: malloc.
+     * host_free gets what host_alloc returned. Buffers are kept for reuse
+     * (witness_buffers of them; 0: ready_max + witness_threads + every
+     * device's workers, at most 64), so pinning and page faults are paid
+     * once per buffer, not per partition; they are freed at engine_destroy,
+     * or when more come back than are kept. */
+    void *(*host_alloc)(void *ctx, size_t bytes);
+    void (*host_free)(void *ctx, void *p, size_t bytes);
+    void *host_ctx;
+    unsigned witness_buffers;
     /* Optional: called once per stage run, on the thread that ran it. */
     void (*on_event)(void *ctx, const engine_event_t *ev);
     void *event_ctx;
@@ -405,7 +417,9 @@ typedef struct engine_stats {
     unsigned witness_queue[CUZK_PRIO_COUNT]; /* partitions waiting for the witness stage */
     unsigned ready_queue[CUZK_PRIO_COUNT];   /* witnessed, waiting for a device */
     size_t ready_bytes;                      /* host bytes of witnesses ready or being made */
-    unsigned witnessing, verifying;          /* CPU stages running now */
+    size_t witness_pool_bytes;               /* idle witness buffers kept for reuse */
+    unsigned witness_pool_buffers;
+    unsigned witnessing, verifying; /* CPU stages running now */
     unsigned jobs_retained;
     unsigned keys;
     unsigned n_devices;

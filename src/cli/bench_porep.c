@@ -80,10 +80,12 @@ static cuzk_status wgen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
 typedef struct porep_out {
     double gen_circuit_s, setup_s, s_per_proof, first_s, wall_s;
     double witness, upload, h, msm_a, msm_b, msm_l, msm_h, prove, admit; /* ms per partition */
-    double verify_ms; /* per proof */
+    double verify_ms;                                                    /* per proof */
     double busy;
     int streamed, key_on_device;
     double rss_gib, vram_ledger_gib, vram_used_gib;
+    double pool_gib; /* witness buffers kept for reuse at the end (pinned on a GPU) */
+    int pinned;      /* they come from page-locked memory */
 } porep_out_t;
 
 static void add_timings(porep_out_t *o, const engine_result_t *r)
@@ -196,6 +198,13 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     int spare = nproc - 2 * B->workers - 1;
     cfg.stage_threads = spare / 2 > 1 ? spare / 2 : 1;
     cfg.witness_nice = 5;
+#ifdef CUZK_HAVE_CUDA
+    if (dctx.cuda) { /* witnesses in page-locked memory: the upload at the bus's speed */
+        cfg.host_alloc = cuzk_cuda_host_alloc;
+        cfg.host_free = cuzk_cuda_host_free;
+        o->pinned = 1;
+    }
+#endif
     cfg.ready_max = (unsigned)(B->workers + 2);
     cfg.ready_bytes_max = B->host_budget;
     cfg.on_event = span_recorder_hook;
@@ -250,6 +259,7 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     engine_stats_t es;
     engine_stats(e, &es);
     o->vram_ledger_gib = (double)(es.devices[0].ledger.peak_reserved + k->dev_bytes) / 1073741824.0;
+    o->pool_gib = (double)es.witness_pool_bytes / 1073741824.0;
 #ifdef CUZK_HAVE_CUDA
     if (dctx.cuda) {
         size_t fr = 0, tot = 0;
@@ -278,8 +288,8 @@ out:
 
 static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
 {
-    double floor = FLOOR_PART_S_27 * B->partitions * (double)(1ull << B->log_domain) /
-                   (double)(1ull << 27);
+    double floor =
+        FLOOR_PART_S_27 * B->partitions * (double)(1ull << B->log_domain) / (double)(1ull << 27);
     int full = B->log_domain == 27 && B->partitions == 10;
     char curio[32] = "null"; /* only comparable at the real size */
     if (full)
@@ -291,14 +301,15 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
            "\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,\"msm_b\":%.2f,\"msm_l\":%.2f,"
            "\"msm_h\":%.2f,\"prove\":%.2f},\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,"
            "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
-           "\"vram_used_gib\":%.2f,\"floor_s\":%.5g,\"ratio_floor\":%.2f,\"curio_s\":%.1f,"
+           "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,\"floor_s\":%."
+           "5g,\"ratio_floor\":%.2f,\"curio_s\":%.1f,"
            "\"ratio_curio\":%s,\"all_verified\":true}\n",
            dev, B->log_domain, B->partitions, B->proofs, B->workers, B->in_flight, B->budget,
            o->key_on_device ? "true" : "false", o->gen_circuit_s, o->setup_s, o->s_per_proof,
            o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a, o->msm_b,
            o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, o->streamed, o->rss_gib,
-           o->vram_ledger_gib, o->vram_used_gib, floor, o->s_per_proof / floor,
-           CURIO_S_PER_PROOF, curio);
+           o->vram_ledger_gib, o->vram_used_gib, o->pool_gib, o->pinned ? "true" : "false", floor,
+           o->s_per_proof / floor, CURIO_S_PER_PROOF, curio);
     printf("\nporep-32g at 2^%u, %d proofs x %d partitions on %s (%d worker%s, %d in flight), "
            "every proof verified:\n",
            B->log_domain, B->proofs, B->partitions, dev, B->workers, B->workers > 1 ? "s" : "",
@@ -308,12 +319,13 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
     printf("  s/proof (steady)  %8.3f     first proof %8.3f s\n", o->s_per_proof, o->first_s);
     printf("  per partition ms: witness %.1f  upload %.1f  H %.1f  A %.1f  B %.1f  L %.1f  "
            "H-MSM %.1f  prove %.1f (admit wait %.1f)\n",
-           o->witness, o->upload, o->h, o->msm_a, o->msm_b, o->msm_l, o->msm_h, o->prove,
-           o->admit);
+           o->witness, o->upload, o->h, o->msm_a, o->msm_b, o->msm_l, o->msm_h, o->prove, o->admit);
     printf("  verify per proof  %8.1f ms   GPU busy %.0f%%   streamed partitions %d\n",
            o->verify_ms, o->busy * 100, o->streamed);
     printf("  peak host RSS %.2f GiB   VRAM ledger peak %.2f GiB   VRAM in use at end %.2f GiB\n",
            o->rss_gib, o->vram_ledger_gib, o->vram_used_gib);
+    printf("  witness buffers kept %.2f GiB (%s)\n", o->pool_gib,
+           o->pinned ? "page-locked" : "ordinary memory");
     printf("  floor %.4g s/proof (DESIGN.md §6%s): ratio %.2f", floor,
            full ? "" : ", scaled to this size", o->s_per_proof / floor);
     if (full)
@@ -347,8 +359,7 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
         }
         if (!v)
             return usage(a);
-        if (!strcmp(a, "--log-domain") && num && x >= GEN_LOG_DOMAIN_MIN &&
-            x <= GEN_LOG_DOMAIN_MAX)
+        if (!strcmp(a, "--log-domain") && num && x >= GEN_LOG_DOMAIN_MIN && x <= GEN_LOG_DOMAIN_MAX)
             B->log_domain = (unsigned)x;
         else if (!strcmp(a, "--partitions") && num && x >= 1 && x <= 64)
             B->partitions = (int)x;

@@ -20,9 +20,9 @@
 
 const char *engine_stage_str(int stage)
 {
-    static const char *const names[ENGINE_STAGE_COUNT] = {
-        "witness", "admit", "prove", "verify", "load", "upload", "h",
-        "msm_a",   "msm_b", "msm_l", "msm_h"};
+    static const char *const names[ENGINE_STAGE_COUNT] = {"witness", "admit",  "prove", "verify",
+                                                          "load",    "upload", "h",     "msm_a",
+                                                          "msm_b",   "msm_l",  "msm_h"};
     return stage >= 0 && stage < ENGINE_STAGE_COUNT ? names[stage] : "invalid";
 }
 
@@ -124,8 +124,12 @@ void eng_task_free_buffers(eng_task_t *t)
 {
     free(t->raw);
     t->raw = NULL;
-    free(t->wcopy);
+    if (t->wpool)
+        eng_hostpool_put(t->wpool, t->wcopy, t->w_bytes, t->wpool_hook);
+    else
+        free(t->wcopy);
     t->wcopy = NULL;
+    t->wpool = NULL;
     wtns_free(&t->wt);
     t->w = NULL;
 }
@@ -328,6 +332,7 @@ static void engine_free(engine_t *e)
     }
     free(e->devs);
     free(e->pool);
+    eng_hostpool_destroy(&e->wpool);
     pthread_cond_destroy(&e->witness_cv);
     pthread_cond_destroy(&e->ready_cv);
     pthread_cond_destroy(&e->done_cv);
@@ -402,6 +407,13 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
     if (e->cfg.stage_threads <= 0)
         e->cfg.stage_threads = 1;
     e->next_id = 1;
+    unsigned keep = cfg->witness_buffers;
+    if (!keep) { /* every buffer that can be in use at once */
+        keep = cfg->ready_max + (unsigned)cfg->witness_threads;
+        for (unsigned d = 0; d < cfg->n_devices; d++)
+            keep += (unsigned)cfg->devices[d].workers;
+    }
+    eng_hostpool_init(&e->wpool, cfg, keep);
     if ((st = engine_start(e, cfg->devices, err)) != CUZK_OK) {
         engine_stop_threads(e);
         engine_free(e);
@@ -826,6 +838,7 @@ void engine_stats(engine_t *e, engine_stats_t *out)
         out->ready_queue[p] = e->ready_q.n[p];
     }
     out->ready_bytes = e->ready_bytes;
+    out->witness_pool_bytes = eng_hostpool_bytes(&e->wpool, &out->witness_pool_buffers);
     out->witnessing = e->witnessing;
     out->verifying = e->verifying;
     out->jobs_retained = e->n_retained;

@@ -34,6 +34,23 @@
 typedef struct eng_job eng_job_t;
 typedef struct eng_device eng_device_t;
 
+/* Reusable witness buffers (hostpool.c); a mutex of its own, taken with or
+ * without the engine's, never the other way round. */
+#define ENG_HOSTPOOL_MAX 64
+typedef struct eng_hostbuf {
+    void *p;
+    size_t bytes;
+    int hook; /* made by the config's host_alloc (else malloc) */
+} eng_hostbuf_t;
+typedef struct eng_hostpool {
+    pthread_mutex_t mu;
+    void *(*alloc)(void *ctx, size_t bytes);
+    void (*free)(void *ctx, void *p, size_t bytes);
+    void *ctx;
+    unsigned keep, n;
+    eng_hostbuf_t bufs[ENG_HOSTPOOL_MAX];
+} eng_hostpool_t;
+
 typedef enum task_where {
     TASK_WITNESS_Q = 0, /* waiting for the witness stage */
     TASK_WITNESSING,
@@ -54,7 +71,9 @@ typedef struct eng_task {
     engine_witness_form form;
     uint8_t *raw;
     size_t raw_size;
-    fr_t *wcopy; /* ENGINE_WITNESS_FR (malloc), ENGINE_WITNESS_FN (made in the stage) */
+    fr_t *wcopy;           /* ENGINE_WITNESS_FR (malloc), ENGINE_WITNESS_FN (made in the stage) */
+    eng_hostpool_t *wpool; /* wcopy came from this pool (ENGINE_WITNESS_FN), else NULL */
+    int wpool_hook;        /* ... made by its host allocator */
     engine_witness_fn fn;
     void *fn_ctx;
     /* the witness stage's output: w points into wt.w or wcopy */
@@ -148,6 +167,7 @@ struct engine {
     int closing;  /* engine_destroy began: submit refused */
     int stopping; /* threads exit */
     eng_queue_t witness_q, ready_q;
+    eng_hostpool_t wpool;
     unsigned ready_count; /* tasks witnessing or in ready_q */
     size_t ready_bytes;
     unsigned witnessing, verifying;
@@ -173,6 +193,17 @@ void eng_emit(engine_t *e, engine_job_id_t job, int part, int dev, engine_stage 
 void eng_job_fail(engine_t *e, eng_job_t *j, const cuzk_error_t *why);
 void eng_job_settle_maybe(engine_t *e, eng_job_t *j);
 void eng_task_free_buffers(eng_task_t *t);
+
+/* hostpool.c: keep = buffers kept for reuse (at most ENG_HOSTPOOL_MAX) */
+void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg, unsigned keep);
+/* A buffer of exactly bytes: a kept one, else a new one from the host
+ * allocator, else malloc; *hook says which (give it back to put). NULL when
+ * out of memory. */
+void *eng_hostpool_get(eng_hostpool_t *p, size_t bytes, int *hook);
+void eng_hostpool_put(eng_hostpool_t *p, void *m, size_t bytes, int hook);
+/* Bytes (and *count buffers) kept now. */
+size_t eng_hostpool_bytes(eng_hostpool_t *p, unsigned *count);
+void eng_hostpool_destroy(eng_hostpool_t *p);
 
 /* engine_queue.c */
 void eng_queue_push(eng_queue_t *q, eng_task_t *t, uint64_t now, uint64_t *seq);

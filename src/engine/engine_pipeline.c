@@ -92,7 +92,9 @@ static cuzk_status witness_run(engine_t *e, eng_task_t *t, cuzk_error_t *err)
         t->w = t->wt.w;
     } else if (t->form == ENGINE_WITNESS_FN) {
         size_t n = ks->pk->n_vars;
-        if (!t->wcopy && !(t->wcopy = malloc(n * sizeof *t->wcopy)))
+        if (!t->wcopy && (t->wcopy = eng_hostpool_get(&e->wpool, t->w_bytes, &t->wpool_hook)))
+            t->wpool = &e->wpool;
+        if (!t->wcopy)
             return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                   "partition %u: no memory for a witness of %zu values", t->index,
                                   n);

@@ -82,6 +82,25 @@ extern "C" cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total
     return st == CUZK_OK ? s2 : st;
 }
 
+extern "C" void *cuzk_cuda_host_alloc(void *ctx, size_t bytes)
+{
+    (void)ctx;
+    void *p = NULL;
+    if (bytes == 0 || cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+        (void)cudaGetLastError(); /* a refusal is an answer, not a sticky error */
+        return NULL;
+    }
+    return p;
+}
+
+extern "C" void cuzk_cuda_host_free(void *ctx, void *p, size_t bytes)
+{
+    (void)ctx;
+    (void)bytes;
+    if (p)
+        (void)cudaFreeHost(p);
+}
+
 /* ---- a host entry point's call (call.cuh) ---- */
 
 /* Device 0 and a new non-blocking stream; CUZK_ERR_NO_DEVICE without a GPU. */

@@ -14,6 +14,7 @@
 #              several sizes, resident and streamed) with cuzk-$NEW
 #   ab-msm     G1 2^26 random and witness, G2 2^24 random: every variant
 #   ab-ntt     NTT 2^20, 2^24, 2^27 with every variant
+#   msm        G1 2^24, 2^26 random and witness, G2 2^20, 2^24 with cuzk-$NEW
 #   ntt        NTT 2^16..2^27 with cuzk-$NEW
 #   ncu-ntt    Nsight Compute sections of the 2^27 NTT kernels (cuzk-$BASE)
 #   ncu-msm    Nsight Compute sections of the G1/G2 bucket kernels (cuzk-$NEW)
@@ -93,6 +94,12 @@ ab_msm() {
         "$b" bench msm --device cuda --scalars witness --log 26 --repeats 5 || return 1
         "$b" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5 || return 1
     done
+}
+
+msm() {
+    "$new" bench msm --device cuda --log 24 --log 26 --repeats 5 || return 1
+    "$new" bench msm --device cuda --scalars witness --log 26 --repeats 5 || return 1
+    "$new" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5
 }
 
 ab_ntt() {
@@ -202,7 +209,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt ntt ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check ab_msm ab_ntt msm ntt ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -210,6 +217,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     tests) run_step tests 300 tests ;;
     check) run_step check 300 check ;;
     ab-msm) run_step ab-msm 300 ab_msm ;;
+    msm) run_step msm 240 msm ;;
     ntt) run_step ntt 120 ntt ;;
     ab-ntt) run_step ab-ntt 180 ab_ntt ;;
     ncu-ntt) run_step ncu-ntt 240 ncu_ntt ;;

@@ -153,7 +153,7 @@ extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth
     size_t m = (size_t)1 << pk->log_m, g1n = g1_max(pk);
     size_t idx = pk->conv == GROTH16_BELLPERSON ? pk->a.n + pk->b_g1.n : 0;
     out->circuit_bytes = cuda_circuit_bytes(c) + idx * sizeof(uint32_t);
-    size_t fixed = cuda_h_plan_bytes(pk->log_m) + (pk->n_vars + m + idx) * sizeof(dfr_t);
+    size_t fixed = cuda_h_plan_bytes(pk->log_m, pk->conv) + (pk->n_vars + m + idx) * sizeof(dfr_t);
     /* bases already on the device (MSM_BASES_DEVICE) are their owner's bytes */
     const groth16_query_t *qs[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
     size_t key = 0, host_key = 0;

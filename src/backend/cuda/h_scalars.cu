@@ -39,18 +39,48 @@ static __global__ void h_combine(dfr_t *__restrict__ p, const dfr_t *__restrict_
     }
 }
 
+/* p = p b, elementwise (bellperson: before c takes b's place). */
+static __global__ void h_mul_into(dfr_t *p, const dfr_t *__restrict__ b, size_t m)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += (size_t)gridDim.x * blockDim.x) {
+        dfr_t x = p[i], y = b[i];
+        dfr_mul(&x, &x, &y);
+        p[i] = x;
+    }
+}
+
+/* p = (p - c) scale, elementwise. */
+static __global__ void h_sub_scale(dfr_t *p, const dfr_t *__restrict__ c, size_t m, dfr_t scale)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += (size_t)gridDim.x * blockDim.x) {
+        dfr_t x = p[i], z = c[i], s = scale;
+        dfr_sub(&x, &x, &z);
+        dfr_mul(&x, &x, &s);
+        p[i] = x;
+    }
+}
+
 static unsigned grid_for(size_t m)
 {
     size_t blocks = (m + H_BLOCK - 1) / H_BLOCK;
     return (unsigned)(blocks < H_GRID_MAX ? blocks : H_GRID_MAX);
 }
 
-size_t cuda_h_plan_bytes(unsigned log_m)
+/* Scratch vectors besides the caller's p: bellperson's c takes b's place
+ * once a and b are multiplied; snarkjs needs c = a.b before any NTT. */
+static size_t scratch_vectors(groth16_convention conv)
+{
+    return conv == GROTH16_BELLPERSON ? 1 : 2;
+}
+
+size_t cuda_h_plan_bytes(unsigned log_m, groth16_convention conv)
 {
     if (log_m >= NTT_MAX_LOG)
         return 0;
     return cuda_ntt_domain_bytes(log_m) + cuda_ntt_coset_bytes(log_m) +
-           2 * (sizeof(dfr_t) << log_m);
+           scratch_vectors(conv) * (sizeof(dfr_t) << log_m);
 }
 
 /* The convention's coset shift g and, for bellperson, 1/(g^m - 1) (Z on
@@ -92,14 +122,15 @@ cuzk_status cuda_h_plan_init(cuda_h_plan_t *plan, unsigned log_m, groth16_conven
     cuzk_status st = cuda_ntt_domain_init(&t.domain, log_m, roots, stream, err);
     if (st == CUZK_OK)
         st = cuda_ntt_coset_init(&t.coset, &t.domain, &g, stream, err);
+    size_t nv = scratch_vectors(conv);
     if (st == CUZK_OK)
-        st = CUDA_CHECK(cudaMalloc(&t.b, 2 * t.m * sizeof(dfr_t)), err);
+        st = CUDA_CHECK(cudaMalloc(&t.b, nv * t.m * sizeof(dfr_t)), err);
     if (st != CUZK_OK) {
         cuda_h_plan_free(&t);
         return st;
     }
-    t.c = t.b + t.m;
-    t.bytes = t.domain.bytes + t.coset.bytes + 2 * t.m * sizeof(dfr_t);
+    t.c = nv > 1 ? t.b + t.m : t.b;
+    t.bytes = t.domain.bytes + t.coset.bytes + nv * t.m * sizeof(dfr_t);
     *plan = t;
     return CUZK_OK;
 }
@@ -126,6 +157,41 @@ static cuzk_status eval_padded(dfr_t *out, const cuda_circuit_t *c, circuit_matr
     return st;
 }
 
+/* v = M w, then its inverse NTT and coset forward NTT. */
+static cuzk_status eval_to_coset(dfr_t *v, const cuda_circuit_t *c, circuit_matrix mat,
+                                 const dfr_t *w, cuda_h_plan_t *plan, cudaStream_t stream,
+                                 cuzk_error_t *err)
+{
+    cuzk_status st = eval_padded(v, c, mat, w, plan->m, stream, err);
+    if (st == CUZK_OK)
+        st = cuda_ntt(v, &plan->domain, CUZK_NTT_INVERSE, NULL, stream, err);
+    if (st == CUZK_OK)
+        st = cuda_ntt(v, &plan->domain, CUZK_NTT_COSET_FORWARD, &plan->coset, stream, err);
+    return st;
+}
+
+/* bellperson in two vectors: p = a b on the coset, then c in b's place,
+ * p = (p - c) / (g^m - 1), coset inverse NTT. The same arithmetic as the
+ * three-vector order, so the same bytes. */
+static cuzk_status h_two_vectors(dfr_t *p, dfr_t *b, const cuda_circuit_t *c, const dfr_t *w,
+                                 cuda_h_plan_t *plan, cudaStream_t stream, cuzk_error_t *err)
+{
+    const size_t m = plan->m;
+    cuzk_status st = eval_to_coset(p, c, CIRCUIT_A, w, plan, stream, err);
+    if (st == CUZK_OK)
+        st = eval_to_coset(b, c, CIRCUIT_B, w, plan, stream, err);
+    if (st != CUZK_OK)
+        return st;
+    h_mul_into<<<grid_for(m), H_BLOCK, 0, stream>>>(p, b, m);
+    if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+        (st = eval_to_coset(b, c, CIRCUIT_C, w, plan, stream, err)) != CUZK_OK)
+        return st;
+    h_sub_scale<<<grid_for(m), H_BLOCK, 0, stream>>>(p, b, m, plan->scale);
+    if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
+        return st;
+    return cuda_ntt(p, &plan->domain, CUZK_NTT_COSET_INVERSE, &plan->coset, stream, err);
+}
+
 cuzk_status cuda_h_scalars(dfr_t *p, const cuda_circuit_t *c, const dfr_t *w, cuda_h_plan_t *plan,
                            cudaStream_t stream, cuzk_error_t *err)
 {
@@ -138,6 +204,8 @@ cuzk_status cuda_h_scalars(dfr_t *p, const cuda_circuit_t *c, const dfr_t *w, cu
                               m);
     const int bellperson = plan->conv == GROTH16_BELLPERSON;
     dfr_t *b = plan->b, *cc = plan->c;
+    if (bellperson) /* two vectors: p = a, b = b then c */
+        return h_two_vectors(p, b, c, w, plan, stream, err);
     cuzk_status st = eval_padded(p, c, CIRCUIT_A, w, m, stream, err);
     if (st == CUZK_OK)
         st = eval_padded(b, c, CIRCUIT_B, w, m, stream, err);

@@ -9,8 +9,8 @@
  *   bellperson: p <- coset inverse NTT of p.
  *
  * A plan holds everything one (domain size, convention) needs: the NTT
- * domain and coset tables and the two scratch vectors b, c (m elements
- * each; a is the caller's p). Its device bytes are known before it is made
+ * domain and coset tables and the scratch vectors b, c (m elements each;
+ * a is the caller's p; bellperson's c reuses b, once a b is formed). Its device bytes are known before it is made
  * (cuda_h_plan_bytes), for the memory plan; it is made once (cudaMalloc on
  * the current device) and serves one call at a time; calls allocate
  * nothing and only enqueue work on their stream. The circuit is shared,
@@ -34,13 +34,13 @@ typedef struct cuda_h_plan {
     cuda_ntt_domain_t domain;
     cuda_ntt_coset_t coset;
     dfr_t scale;  /* 1/(g^m - 1) (bellperson only) */
-    dfr_t *b, *c; /* scratch, m elements each (one allocation) */
+    dfr_t *b, *c; /* scratch, m elements each (one allocation; c == b for bellperson) */
     size_t bytes; /* device bytes held, all of it */
 } cuda_h_plan_t;
 
-/* Device bytes a plan for 2^log_m takes (0 for log_m >= NTT_MAX_LOG); the
- * same for both conventions. */
-size_t cuda_h_plan_bytes(unsigned log_m);
+/* Device bytes a plan for 2^log_m takes (0 for log_m >= NTT_MAX_LOG):
+ * bellperson needs one scratch vector, snarkjs two. */
+size_t cuda_h_plan_bytes(unsigned log_m, cuzk_host::groth16_convention conv);
 
 /* CUZK_ERR_ARG for log_m >= NTT_MAX_LOG or an unknown convention;
  * CUZK_ERR_CUDA (out of memory included). */

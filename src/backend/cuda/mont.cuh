@@ -122,12 +122,11 @@ template <int N> CUZK_HD void dmont_reduce_row(uint32_t *t, const uint32_t *m, u
  * comparing Montgomery multiplication algorithms", 1996) on 32-bit words
  * with PTX carry chains. Each row adds a b_i (again lo and hi chains), then
  * reduces one word; t < 2m between rows. 4N^2 + 3N - 1 multiply-adds and
- * adds (Fp: 611), then one conditional subtraction.
- * Tuning left to the performance issue: a separate even/odd accumulator
- * (fewer carry fix-ups) and a dedicated squaring. */
+ * adds (Fp: 611), then one conditional subtraction. The reference for
+ * dmont_mul_eo below (CUZK_MONT_EO=0 selects it for A/B runs). */
 template <int N>
-CUZK_HD void dmont_mul(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
-                       uint32_t n0)
+CUZK_HD void dmont_mul_cios(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                            uint32_t n0)
 {
     uint32_t t[N + 1];
     /* row 0: t = a b_0 */
@@ -156,6 +155,125 @@ CUZK_HD void dmont_mul(uint32_t *out, const uint32_t *a, const uint32_t *b, cons
         dmont_reduce_row<N>(t, m, n0);
     }
     dmont_reduce_once<N>(out, t, m);
+}
+
+/* ---- CIOS with even/odd accumulators --------------------------------------
+ *
+ * The same rows as dmont_mul_cios, with the running sum T kept as two
+ * arrays, T = X + W Y (W = 2^32; X[k] weighs W^k, Y[k] weighs W^(k+1)):
+ * the products of the even limbs of a (and of m) go to X as whole 64-bit
+ * pairs (X[j], X[j+1]), those of the odd limbs to Y's pairs. Each chain is
+ * then lo, hi, lo, hi ... over consecutive words, one carry per word, so
+ * a multiply-add of a 64-bit product is one chain step pair instead of a
+ * lo chain and a hi chain whose carries must be fixed up separately.
+ *
+ * Dividing by W after a row's reduction (X[0] = 0) swaps the roles: the
+ * new X is Y, the new Y is X moved down two words (X[k+2] now weighs
+ * W^(k+1): renaming, no instructions), and X[1], which now weighs W^0, is
+ * added into the new X[0] with its carry going into the new Y[0] (which
+ * weighs W^1) as the first step of the next row's Y chain.
+ *
+ * Bounds: each row's T < 2 m W < W^(N+1) (m < W^N / 2, CIOS's t < 2m), and
+ * X and Y are parts of sums of non-negative terms, so W Y <= T: Y never
+ * carries out of Y[N-1] (those chain ends drop a carry that is always 0),
+ * while X may: its chains end by adding their carry into Y[N-1], which
+ * weighs the same W^N. N must be even. */
+
+/* y += q (odd limbs of m) as pairs, x += q (even limbs), x's carry into y's
+ * top: afterwards x[0] = 0 (q = x[0] n0). */
+template <int N>
+CUZK_HD void dmont_eo_reduce(uint32_t *x, uint32_t *y, const uint32_t *m, uint32_t n0)
+{
+    uint32_t q = x[0] * n0;
+    y[0] = ptx_mad_lo_cc(m[1], q, y[0]);
+    y[1] = ptx_madc_hi_cc(m[1], q, y[1]);
+    CUZK_UNROLL
+    for (int j = 2; j < N - 2; j += 2) {
+        y[j] = ptx_madc_lo_cc(m[j + 1], q, y[j]);
+        y[j + 1] = ptx_madc_hi_cc(m[j + 1], q, y[j + 1]);
+    }
+    y[N - 2] = ptx_madc_lo_cc(m[N - 1], q, y[N - 2]);
+    y[N - 1] = ptx_madc_hi(m[N - 1], q, y[N - 1]);
+    x[0] = ptx_mad_lo_cc(m[0], q, x[0]);
+    x[1] = ptx_madc_hi_cc(m[0], q, x[1]);
+    CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        x[j] = ptx_madc_lo_cc(m[j], q, x[j]);
+        x[j + 1] = ptx_madc_hi_cc(m[j], q, x[j + 1]);
+    }
+    y[N - 1] = ptx_addc(y[N - 1], 0);
+}
+
+template <int N>
+CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                          uint32_t n0)
+{
+    uint32_t x[N], y[N];
+    /* row 0: products only (a 64-bit product never carries) */
+    CUZK_UNROLL
+    for (int j = 0; j < N; j += 2) {
+        uint64_t px = (uint64_t)a[j] * b[0], py = (uint64_t)a[j + 1] * b[0];
+        x[j] = (uint32_t)px;
+        x[j + 1] = (uint32_t)(px >> 32);
+        y[j] = (uint32_t)py;
+        y[j + 1] = (uint32_t)(py >> 32);
+    }
+    dmont_eo_reduce<N>(x, y, m, n0);
+    CUZK_UNROLL
+    for (int i = 1; i < N; i++) {
+        uint32_t nx[N], ny[N];
+        /* divide by W: nx = y + x[1], ny = x[2..] (+ the carry), then
+         * ny += b_i (odd limbs of a) in the same chain */
+        nx[0] = ptx_add_cc(y[0], x[1]);
+        CUZK_UNROLL
+        for (int j = 1; j < N - 1; j += 2) {
+            ny[j - 1] = ptx_madc_lo_cc(a[j], b[i], x[j + 1]);
+            ny[j] = ptx_madc_hi_cc(a[j], b[i], x[j + 2]);
+        }
+        ny[N - 2] = ptx_madc_lo_cc(a[N - 1], b[i], 0);
+        ny[N - 1] = ptx_madc_hi(a[N - 1], b[i], 0);
+        CUZK_UNROLL
+        for (int j = 1; j < N; j++)
+            nx[j] = y[j];
+        /* nx += b_i (even limbs of a) */
+        nx[0] = ptx_mad_lo_cc(a[0], b[i], nx[0]);
+        nx[1] = ptx_madc_hi_cc(a[0], b[i], nx[1]);
+        CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            nx[j] = ptx_madc_lo_cc(a[j], b[i], nx[j]);
+            nx[j + 1] = ptx_madc_hi_cc(a[j], b[i], nx[j + 1]);
+        }
+        ny[N - 1] = ptx_addc(ny[N - 1], 0);
+        CUZK_UNROLL
+        for (int j = 0; j < N; j++) {
+            x[j] = nx[j];
+            y[j] = ny[j];
+        }
+        dmont_eo_reduce<N>(x, y, m, n0);
+    }
+    /* the last division by W: r = y + x[1..] */
+    uint32_t r[N];
+    r[0] = ptx_add_cc(y[0], x[1]);
+    CUZK_UNROLL
+    for (int k = 1; k < N - 1; k++)
+        r[k] = ptx_addc_cc(y[k], x[k + 1]);
+    r[N - 1] = ptx_addc(y[N - 1], 0);
+    dmont_reduce_once<N>(out, r, m);
+}
+
+#ifndef CUZK_MONT_EO
+#define CUZK_MONT_EO 1
+#endif
+
+template <int N>
+CUZK_HD void dmont_mul(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                       uint32_t n0)
+{
+#if CUZK_MONT_EO
+    dmont_mul_eo<N>(out, a, b, m, n0);
+#else
+    dmont_mul_cios<N>(out, a, b, m, n0);
+#endif
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* The CUDA Groth16 backend (include/cuzk/cuda_backend.h): a resident key
  * and circuit, and per proof: witness upload, H computation, the density
  * gathers and the five MSMs, all on one stream. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,6 +80,66 @@ static void cfree(void *p)
         (void)cudaFree(p);
 }
 
+/* ---- host memory pinned in place, shared by every backend ---------------
+ *
+ * Workers of one device (and backends of other devices) stream the same
+ * host key: the first registers it (cudaHostRegister), the others take a
+ * reference, and the last one out unregisters it, so no backend unpins
+ * memory that another one is still copying from. Process-wide: a
+ * registration is the driver's, not a device's (portable). */
+#define HOST_PINS_MAX 64
+
+typedef struct host_pin {
+    void *p;
+    size_t bytes;
+    unsigned refs;
+} host_pin_t;
+
+static pthread_mutex_t g_pins_mu = PTHREAD_MUTEX_INITIALIZER;
+static host_pin_t g_pins[HOST_PINS_MAX];
+
+/* 1 when [p, p + bytes) is ours now (registered, or a reference taken on
+ * our registration of exactly that range); 0 when it cannot be pinned. */
+static int host_pin_acquire(void *p, size_t bytes)
+{
+    int ok = 0;
+    pthread_mutex_lock(&g_pins_mu);
+    int free_slot = -1;
+    for (int i = 0; i < HOST_PINS_MAX && !ok; i++) {
+        if (g_pins[i].refs && g_pins[i].p == p && g_pins[i].bytes == bytes) {
+            g_pins[i].refs++;
+            ok = 1;
+        } else if (!g_pins[i].refs && free_slot < 0) {
+            free_slot = i;
+        }
+    }
+    if (!ok && free_slot >= 0) {
+        if (cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly) ==
+            cudaSuccess) {
+            g_pins[free_slot] = (host_pin_t){p, bytes, 1};
+            ok = 1;
+        } else {
+            (void)cudaGetLastError(); /* refused: the caller copies instead */
+        }
+    }
+    pthread_mutex_unlock(&g_pins_mu);
+    return ok;
+}
+
+static void host_pin_release(void *p)
+{
+    pthread_mutex_lock(&g_pins_mu);
+    for (int i = 0; i < HOST_PINS_MAX; i++)
+        if (g_pins[i].refs && g_pins[i].p == p) {
+            if (--g_pins[i].refs == 0) {
+                (void)cudaHostUnregister(p);
+                g_pins[i].p = NULL;
+            }
+            break;
+        }
+    pthread_mutex_unlock(&g_pins_mu);
+}
+
 static void drop_all(cuda_backend_t *x)
 {
     if (x->s)
@@ -91,7 +152,7 @@ static void drop_all(cuda_backend_t *x)
         if (x->q[i].host_own)
             (void)cudaFreeHost(x->q[i].host_own);
         if (x->q[i].host_reg)
-            (void)cudaHostUnregister(x->q[i].host_reg);
+            host_pin_release(x->q[i].host_reg);
     }
     memset(x->q, 0, sizeof x->q);
     cfree(x->chunk[0]);
@@ -236,24 +297,24 @@ static cuzk_status borrow_device_bases(cuda_backend_t *x, base_set_t *b, const v
     return CUZK_OK;
 }
 
-/* Streaming reads the records from pinned memory: memory that is pinned
- * already is used as it is; other memory is registered in place (a 44 GiB
- * key is not copied), and copied into a pinned buffer only when the
- * registration is refused (some mappings cannot be pinned). */
+/* Streaming reads the records from pinned memory: memory registered by
+ * another backend of this process is shared (a reference on it), memory
+ * pinned by the caller is used as it is, other memory is registered in
+ * place (a 44 GiB key is not copied), and copied into a pinned buffer only
+ * when the registration is refused (some mappings cannot be pinned). */
 static cuzk_status pin_host_bases(base_set_t *b, const void *data, size_t bytes, cuzk_error_t *err)
 {
     b->host = data;
     if (!bytes)
         return CUZK_OK;
-    cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, data) == cudaSuccess && a.type == cudaMemoryTypeHost)
-        return CUZK_OK;
-    (void)cudaGetLastError(); /* an unregistered pointer is not an error here */
-    if (cudaHostRegister((void *)data, bytes, cudaHostRegisterReadOnly) == cudaSuccess) {
+    if (host_pin_acquire((void *)data, bytes)) {
         b->host_reg = (void *)data;
         return CUZK_OK;
     }
-    (void)cudaGetLastError(); /* refused: fall back to a copy */
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, data) == cudaSuccess && a.type == cudaMemoryTypeHost)
+        return CUZK_OK; /* the caller's page-locked memory (or a registration we do not own) */
+    (void)cudaGetLastError(); /* an unregistered pointer is not an error here */
     cuzk_status st = CUDA_CHECK(cudaMallocHost(&b->host_own, bytes), err);
     if (st != CUZK_OK)
         return st;

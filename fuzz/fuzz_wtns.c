@@ -1,4 +1,5 @@
-/* libFuzzer harness for the snarkjs .wtns reader (wtns_read_mem).
+/* libFuzzer harness for the snarkjs .wtns reader (wtns_read_mem, and
+ * wtns_read_mem_into checked against it).
  *
  * Input: the file bytes. The reader must either fail with a status and a
  * message (leaving the struct zeroed), or return nWitness canonical values
@@ -45,11 +46,35 @@ static const uint8_t *find_section(const uint8_t *d, size_t size, uint32_t id, u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* wtns_read_mem_into agrees with wtns_read_mem: same status, same values,
+ * and a buffer one value too small is refused (FORMAT) without a write
+ * past it. */
+static void check_into(const uint8_t *data, size_t size, cuzk_status want, const wtns_t *w)
+{
+    enum { CAP = 64 };
+    fr_t buf[CAP + 1];
+    memset(buf, 0x5a, sizeof buf);
+    uint8_t canary[sizeof(fr_t)];
+    memcpy(canary, &buf[CAP], sizeof canary);
+    cuzk_error_t err = {CUZK_OK, ""};
+    uint32_t n = 7;
+    cuzk_status st = wtns_read_mem_into(buf, CAP, &n, data, size, "fuzz.wtns", 1, &err);
+    CHECK(memcmp(canary, &buf[CAP], sizeof canary) == 0);
+    if (want != CUZK_OK || w->n > CAP) {
+        CHECK(st != CUZK_OK && err.code == st && err.msg[0] != '\0' && n == 0);
+        CHECK(want != CUZK_OK || st == CUZK_ERR_FORMAT);
+        return;
+    }
+    CHECK(st == CUZK_OK && n == w->n);
+    CHECK(n == 0 || memcmp(buf, w->w, n * sizeof(fr_t)) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     cuzk_error_t err = {CUZK_OK, ""};
     wtns_t w;
     cuzk_status st = wtns_read_mem(&w, data, size, "fuzz.wtns", 1, &err);
+    check_into(data, size, st, &w);
     if (st != CUZK_OK) {
         CHECK(err.code == st && err.msg[0] != '\0');
         CHECK(w.w == NULL && w.n == 0);

@@ -728,16 +728,58 @@ static void hook_free(void *ctx, void *p, size_t bytes)
     free(p);
 }
 
+/* Awaits job id and checks that each of its n proofs is want. */
+static void await_proofs_equal(rig_t *r, engine_job_id_t id, int n, const uint8_t want[192])
+{
+    engine_result_t res;
+    await_ok(r, id, &res);
+    for (int i = 0; i < n; i++) {
+        uint8_t got[192];
+        proof_bytes(got, &res.proofs[i]);
+        assert_memory_equal(got, want, 192);
+    }
+    engine_result_free(&res);
+}
+
+/* The device's allocator (its ctx is the device's, so the counts are
+ * global). */
+static host_hooks_t g_dev_hooks;
+
+static void *dev_hook_alloc(void *ctx, size_t bytes)
+{
+    (void)ctx;
+    return hook_alloc(&g_dev_hooks, bytes);
+}
+
+static void dev_hook_free(void *ctx, void *p, size_t bytes)
+{
+    (void)ctx;
+    hook_free(&g_dev_hooks, p, bytes);
+}
+
+enum { POOL_CONFIG, POOL_REFUSE, POOL_CAPPED, POOL_DEVICE, POOL_VARIANTS };
+
 static void test_witness_pool(void **state)
 {
     (void)state;
-    for (int refuse = 0; refuse < 2; refuse++) {
-        host_hooks_t h = {0, 0, refuse, 0};
+    const size_t one = (size_t)g_bp.pk.n_vars * sizeof(fr_t);
+    for (int variant = 0; variant < POOL_VARIANTS; variant++) {
+        int refuse = variant == POOL_REFUSE;
+        memset(&g_dev_hooks, 0, sizeof g_dev_hooks);
+        host_hooks_t local = {0, 0, refuse, 0};
+        host_hooks_t *hp = variant == POOL_DEVICE ? &g_dev_hooks : &local;
         rig_t r;
         rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
-        r.cfg.host_alloc = hook_alloc;
-        r.cfg.host_free = hook_free;
-        r.cfg.host_ctx = &h;
+        if (variant == POOL_DEVICE) { /* none in the config: the device's */
+            r.dev[0].host_alloc = dev_hook_alloc;
+            r.dev[0].host_free = dev_hook_free;
+        } else {
+            r.cfg.host_alloc = hook_alloc;
+            r.cfg.host_free = hook_free;
+            r.cfg.host_ctx = &local;
+        }
+        if (variant == POOL_CAPPED) /* room for one buffer: the rest from malloc */
+            r.cfg.host_bytes_max = one + one / 2;
         r.cfg.witness_buffers = 3;
         rig_start(&r);
         uint64_t seed = tu_rand64();
@@ -763,31 +805,46 @@ static void test_witness_pool(void **state)
             engine_job_id_t id = 0;
             cuzk_error_t err = {0};
             assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-            engine_result_t res;
-            await_ok(&r, id, &res);
-            for (int i = 0; i < PARTS; i++) {
-                uint8_t got[192];
-                proof_bytes(got, &res.proofs[i]);
-                assert_memory_equal(got, want, 192);
-            }
-            engine_result_free(&res);
+            await_proofs_equal(&r, id, PARTS, want);
+        }
+        /* .wtns witnesses are parsed into pool buffers, ENGINE_WITNESS_FR
+         * copies move into them (with an allocator that gives memory) */
+        for (int form = 0; form < 2; form++) {
+            job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
+                           .key = r.kbp,
+                           .prio = CUZK_PRIO_NORMAL,
+                           .n = PARTS,
+                           .as_wtns = form == 0,
+                           .fixed = 1,
+                           .r = rr,
+                           .s = ss};
+            for (int i = 0; i < PARTS; i++)
+                in.ws[i] = g_bp.w;
+            engine_job_id_t id = 0;
+            cuzk_error_t err = {0};
+            assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
+            await_proofs_equal(&r, id, PARTS, want);
         }
         engine_stats_t st;
         engine_stats(r.e, &st);
-        size_t one = (size_t)g_bp.pk.n_vars * sizeof(fr_t);
+        host_hooks_t *h = hp;
         assert_in_range(st.witness_pool_buffers, 1, 3);
         assert_int_equal(st.witness_pool_bytes, st.witness_pool_buffers * one);
+        assert_int_equal(st.host_alloc_bytes, h->live);
         if (refuse) {
-            assert_int_equal(h.allocs, 0);
+            assert_int_equal(h->allocs, 0);
+        } else if (variant == POOL_CAPPED) {
+            assert_int_equal(h->allocs, 1); /* kept and reused, never a second */
+            assert_int_equal(h->live, one);
         } else {
-            /* 16 partitions; every buffer ever made is either kept or was
+            /* 24 partitions; every buffer ever made is either kept or was
              * dropped past the 3 kept */
-            assert_in_range(h.allocs, 1, 16);
-            assert_int_equal((size_t)(h.allocs - h.frees), st.witness_pool_buffers);
+            assert_in_range(h->allocs, 1, 24);
+            assert_true((size_t)(h->allocs - h->frees) <= st.witness_pool_buffers);
         }
         rig_stop(&r);
-        assert_int_equal(h.allocs, h.frees);
-        assert_int_equal(h.live, 0);
+        assert_int_equal(h->allocs, h->frees);
+        assert_int_equal(h->live, 0);
     }
 }
 
@@ -1274,6 +1331,15 @@ static void test_fail_witness(void **state)
     assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
     expect_failure(&r, id, CUZK_ERR_ARG, "the key expects");
     free(bytes);
+    fr_t *longer = calloc(g_bp.pk.n_vars + 3, sizeof *longer);
+    assert_non_null(longer);
+    memcpy(longer, g_bp.w, g_bp.pk.n_vars * sizeof *longer);
+    bytes = wtns_bytes(longer, g_bp.pk.n_vars + 3, &len);
+    w = (engine_witness_t){.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
+    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    expect_failure(&r, id, CUZK_ERR_FORMAT, "more than the");
+    free(bytes);
+    free(longer);
 
     /* partition 2 of 3 breaks row 17 (its product variable changed) */
     shape_t sh = shape_of(g_bp.log_m);
@@ -1306,7 +1372,7 @@ static void test_fail_witness(void **state)
     good_job(&r);
     engine_stats_t st;
     engine_stats(r.e, &st);
-    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].failed, 7);
+    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].failed, 8);
     assert_int_equal(st.keys, 3);
     rig_stop(&r);
 }

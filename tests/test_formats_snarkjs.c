@@ -902,6 +902,20 @@ static void test_wtns_rejects(void **state)
     fr_t x;
     fr_from_u64(&x, n - 1);
     assert_true(fr_equal(&w.w[n - 1], &x));
+    /* into the caller's buffer: the same values; one value short of room
+     * is refused; NULL arguments are refused */
+    fr_t *into = malloc(((size_t)n + 1) * sizeof *into);
+    assert_non_null(into);
+    into[n] = FR_ONE;
+    uint32_t got = 0;
+    assert_int_equal(wtns_read_mem_into(into, n, &got, c.p, c.n, NULL, 4, &e), CUZK_OK);
+    assert_int_equal(got, n);
+    assert_memory_equal(into, w.w, (size_t)n * sizeof *into);
+    assert_true(fr_equal(&into[n], &FR_ONE));
+    expect_fail(wtns_read_mem_into(into, n - 1, &got, c.p, c.n, NULL, 4, &e), &e, CUZK_ERR_FORMAT,
+                "more than the");
+    assert_int_equal(got, 0);
+    expect_fail(wtns_read_mem_into(NULL, n, &got, c.p, c.n, NULL, 4, &e), &e, CUZK_ERR_ARG, "NULL");
     wtns_free(&w);
     put_r(c.p + 76 + (size_t)250001 * 32);
     put_r(c.p + 76 + (size_t)170000 * 32);
@@ -909,6 +923,9 @@ static void test_wtns_rejects(void **state)
     expect_fail(wtns_read_mem(&w, c.p, c.n, NULL, 4, &e), &e, CUZK_ERR_NONCANONICAL,
                 "<buffer>: witness value 170000 ");
     assert_null(w.w);
+    expect_fail(wtns_read_mem_into(into, n, &got, c.p, c.n, NULL, 4, &e), &e, CUZK_ERR_NONCANONICAL,
+                "<buffer>: witness value 170000 ");
+    free(into);
     free(c.p);
     free(b.p);
 }

@@ -112,6 +112,12 @@ typedef struct engine_device {
      * the worker's thread before its next proof when a key it last proved
      * with was evicted from this device. */
     void (*evict)(void *ctx, groth16_backend_t *be);
+    /* Optional (NULL: none): host memory this device copies from fastest
+     * (page-locked), for the witness buffers when engine_config_t names no
+     * allocator of its own: the first device that has one serves them all
+     * (ctx is that device's). NULL from host_alloc: ordinary memory. */
+    void *(*host_alloc)(void *ctx, size_t bytes);
+    void (*host_free)(void *ctx, void *p, size_t bytes);
 } engine_device_t;
 
 /* ---- observability ---- */
@@ -173,18 +179,24 @@ typedef struct engine_config {
     unsigned max_retries;   /* device failures retried per partition */
     engine_retry retry;
     unsigned max_retained; /* finished jobs kept for await (>= 1), oldest dropped */
-    /* Optional allocator of the witness buffers the witness stage makes
-     * (ENGINE_WITNESS_FN), e.g. page-locked memory so that the upload runs
-     * at the bus's speed (cuzk_cuda_host_alloc); NULL, or a refusal: malloc.
-     * host_free gets what host_alloc returned. Buffers are kept for reuse
+    /* The witness stage's buffers: every witness is made (ENGINE_WITNESS_FN),
+     * parsed (ENGINE_WITNESS_WTNS) or moved (ENGINE_WITNESS_FR, when the
+     * allocator gives memory) into one before it goes to a device.
+     * host_alloc: their allocator (NULL: the first device's host_alloc,
+     * else malloc), e.g. page-locked memory so that the upload runs at the
+     * bus's speed (cuzk_cuda_host_alloc); host_free gets what host_alloc
+     * returned; a refusal falls back to malloc. Buffers are kept for reuse
      * (witness_buffers of them; 0: ready_max + witness_threads + every
      * device's workers, at most 64), so pinning and page faults are paid
      * once per buffer, not per partition; they are freed at engine_destroy,
-     * or when more come back than are kept. */
+     * or when more come back than are kept. host_bytes_max (0: no limit)
+     * caps the allocator's bytes alive at once (in use and kept): past it,
+     * buffers come from malloc. */
     void *(*host_alloc)(void *ctx, size_t bytes);
     void (*host_free)(void *ctx, void *p, size_t bytes);
     void *host_ctx;
     unsigned witness_buffers;
+    size_t host_bytes_max;
     /* Optional: called once per stage run, on the thread that ran it. */
     void (*on_event)(void *ctx, const engine_event_t *ev);
     void *event_ctx;
@@ -419,6 +431,7 @@ typedef struct engine_stats {
     size_t ready_bytes;                      /* host bytes of witnesses ready or being made */
     size_t witness_pool_bytes;               /* idle witness buffers kept for reuse */
     unsigned witness_pool_buffers;
+    size_t host_alloc_bytes;        /* the host allocator's bytes alive (in use and kept) */
     unsigned witnessing, verifying; /* CPU stages running now */
     unsigned jobs_retained;
     unsigned keys;

@@ -37,6 +37,12 @@ cuzk_status wtns_read(wtns_t *out, const char *path, int threads, cuzk_error_t *
 /* The same from a buffer; name labels messages (NULL: "<buffer>"). */
 cuzk_status wtns_read_mem(wtns_t *out, const uint8_t *data, size_t size, const char *name,
                           int threads, cuzk_error_t *err);
+/* The same into the caller's dst, room for cap values (never freed here;
+ * a reader that keeps reusable, e.g. page-locked, buffers): *n_out values
+ * on success, 0 on failure (dst's contents then undefined).
+ * CUZK_ERR_FORMAT also when the file holds more than cap values. */
+cuzk_status wtns_read_mem_into(fr_t *dst, size_t cap, uint32_t *n_out, const uint8_t *data,
+                               size_t size, const char *name, int threads, cuzk_error_t *err);
 void wtns_free(wtns_t *w);
 /* Writes n values (Montgomery fr_t) as a snarkjs .wtns version 2 (sections
  * header, values). Returns CUZK_ERR_ARG (NULL), CUZK_ERR_IO (a partial file

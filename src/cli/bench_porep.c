@@ -198,13 +198,7 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     int spare = nproc - 2 * B->workers - 1;
     cfg.stage_threads = spare / 2 > 1 ? spare / 2 : 1;
     cfg.witness_nice = 5;
-#ifdef CUZK_HAVE_CUDA
-    if (dctx.cuda) { /* witnesses in page-locked memory: the upload at the bus's speed */
-        cfg.host_alloc = cuzk_cuda_host_alloc;
-        cfg.host_free = cuzk_cuda_host_free;
-        o->pinned = 1;
-    }
-#endif
+    o->pinned = dev.host_alloc != NULL; /* the device's: page-locked witness buffers */
     cfg.ready_max = (unsigned)(B->workers + 2);
     cfg.ready_bytes_max = B->host_budget;
     cfg.on_event = span_recorder_hook;

@@ -87,6 +87,8 @@ cuzk_status cli_engine_device_at(engine_device_t *out, cli_engine_dev_t *ctx, co
     out->backend_free = cuda_free;
     out->plan = cuda_plan;
     out->evict = cuda_evict;
+    out->host_alloc = cuzk_cuda_host_alloc; /* witnesses in page-locked memory */
+    out->host_free = cuzk_cuda_host_free;
     return CUZK_OK;
 #else
     (void)index;

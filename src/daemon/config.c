@@ -123,7 +123,7 @@ static const option_t options[] = {
     NUM(memory, ready_max, NULL, CONFIG_INT, ST_UINT, "4", 1, 4096, 0,
         "witnessed partitions waiting for a device"),
     NUM(memory, pinned_budget, NULL, CONFIG_SIZE, ST_U64, "0", 0, U64MAX, 0,
-        "page-locked host bytes; 0: no limit"),
+        "page-locked host bytes for witness buffers; 0: no limit"),
 
     LIST(gpus, devices, n_devices, CONFIG_INT_LIST, ST_INTARR, 0, CONFIG_GPU_ORDINAL_MAX,
          "GPU ordinals; empty: all"),

@@ -413,7 +413,7 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
         for (unsigned d = 0; d < cfg->n_devices; d++)
             keep += (unsigned)cfg->devices[d].workers;
     }
-    eng_hostpool_init(&e->wpool, cfg, keep);
+    eng_hostpool_init(&e->wpool, cfg, cfg->devices, keep);
     if ((st = engine_start(e, cfg->devices, err)) != CUZK_OK) {
         engine_stop_threads(e);
         engine_free(e);
@@ -838,7 +838,8 @@ void engine_stats(engine_t *e, engine_stats_t *out)
         out->ready_queue[p] = e->ready_q.n[p];
     }
     out->ready_bytes = e->ready_bytes;
-    out->witness_pool_bytes = eng_hostpool_bytes(&e->wpool, &out->witness_pool_buffers);
+    out->witness_pool_bytes =
+        eng_hostpool_bytes(&e->wpool, &out->witness_pool_buffers, &out->host_alloc_bytes);
     out->witnessing = e->witnessing;
     out->verifying = e->verifying;
     out->jobs_retained = e->n_retained;

@@ -48,6 +48,7 @@ typedef struct eng_hostpool {
     void (*free)(void *ctx, void *p, size_t bytes);
     void *ctx;
     unsigned keep, n;
+    size_t cap, live; /* the allocator's bytes: at most cap (0: no cap), live now */
     eng_hostbuf_t bufs[ENG_HOSTPOOL_MAX];
 } eng_hostpool_t;
 
@@ -195,14 +196,15 @@ void eng_job_settle_maybe(engine_t *e, eng_job_t *j);
 void eng_task_free_buffers(eng_task_t *t);
 
 /* hostpool.c: keep = buffers kept for reuse (at most ENG_HOSTPOOL_MAX) */
-void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg, unsigned keep);
+void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg,
+                       const engine_device_t *devices, unsigned keep);
 /* A buffer of exactly bytes: a kept one, else a new one from the host
  * allocator, else malloc; *hook says which (give it back to put). NULL when
  * out of memory. */
 void *eng_hostpool_get(eng_hostpool_t *p, size_t bytes, int *hook);
 void eng_hostpool_put(eng_hostpool_t *p, void *m, size_t bytes, int hook);
-/* Bytes (and *count buffers) kept now. */
-size_t eng_hostpool_bytes(eng_hostpool_t *p, unsigned *count);
+/* Bytes (and *count buffers) kept now; *live: the allocator's bytes alive. */
+size_t eng_hostpool_bytes(eng_hostpool_t *p, unsigned *count, size_t *live);
 void eng_hostpool_destroy(eng_hostpool_t *p);
 
 /* engine_queue.c */

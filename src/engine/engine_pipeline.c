@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cuzk/parallel.h"
 #include "engine/engine_internal.h"
 
 /* ---- the witness stage ---- */
@@ -71,6 +72,43 @@ static cuzk_status witness_check(const eng_task_t *t, const engine_key_spec_t *k
     return CUZK_OK;
 }
 
+typedef struct copy_ctx {
+    fr_t *dst;
+    const fr_t *src;
+} copy_ctx_t;
+
+static void copy_chunk(void *vctx, size_t begin, size_t end)
+{
+    copy_ctx_t *c = vctx;
+    memcpy(c->dst + begin, c->src + begin, (end - begin) * sizeof *c->dst);
+}
+
+/* The submitted copy of an ENGINE_WITNESS_FR witness moves into a buffer
+ * of the host allocator (page-locked: the device reads it at the bus's
+ * speed), on this CPU stage rather than on the device's time. Without an
+ * allocator, or when it has no memory, the copy stays where it is. */
+static void witness_to_pool(engine_t *e, eng_task_t *t, int threads)
+{
+    if (!e->wpool.alloc || t->wpool || !t->wcopy)
+        return;
+    int hook = 0;
+    fr_t *b = eng_hostpool_get(&e->wpool, t->w_bytes, &hook);
+    if (!b)
+        return;
+    if (!hook) { /* the allocator refused: no gain in a second ordinary copy */
+        eng_hostpool_put(&e->wpool, b, t->w_bytes, hook);
+        return;
+    }
+    copy_ctx_t c = {b, t->wcopy};
+    size_t n = t->w_bytes / sizeof(fr_t);
+    if (parallel_for(n, 1 << 20, threads, copy_chunk, &c) != CUZK_OK)
+        memcpy(b, t->wcopy, t->w_bytes);
+    free(t->wcopy);
+    t->wcopy = b;
+    t->wpool = &e->wpool;
+    t->wpool_hook = hook;
+}
+
 /* Parses or takes the witness, checks it, copies its public inputs. The
  * task belongs to this thread (WITNESSING); no mutex. */
 static cuzk_status witness_run(engine_t *e, eng_task_t *t, cuzk_error_t *err)
@@ -79,18 +117,9 @@ static cuzk_status witness_run(engine_t *e, eng_task_t *t, cuzk_error_t *err)
     const engine_key_spec_t *ks = &j->key->spec;
     int threads = e->cfg.stage_threads;
     cuzk_status st = CUZK_OK;
-    if (t->form == ENGINE_WITNESS_WTNS) {
-        char name[48];
-        snprintf(name, sizeof name, "partition %u", t->index);
-        st = wtns_read_mem(&t->wt, t->raw, t->raw_size, name, threads, err);
-        if (st == CUZK_OK && t->wt.n != ks->pk->n_vars)
-            st = cuzk_error_set(err, CUZK_ERR_ARG,
-                                "partition %u: witness has %u values, the key expects %u", t->index,
-                                t->wt.n, ks->pk->n_vars);
-        if (st != CUZK_OK)
-            return st;
-        t->w = t->wt.w;
-    } else if (t->form == ENGINE_WITNESS_FN) {
+    if (t->form == ENGINE_WITNESS_WTNS || t->form == ENGINE_WITNESS_FN) {
+        /* parsed or made straight into a pool buffer (reused; page-locked
+         * with a host allocator) */
         size_t n = ks->pk->n_vars;
         if (!t->wcopy && (t->wcopy = eng_hostpool_get(&e->wpool, t->w_bytes, &t->wpool_hook)))
             t->wpool = &e->wpool;
@@ -98,10 +127,23 @@ static cuzk_status witness_run(engine_t *e, eng_task_t *t, cuzk_error_t *err)
             return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                   "partition %u: no memory for a witness of %zu values", t->index,
                                   n);
-        if ((st = t->fn(t->fn_ctx, t->wcopy, n, err)) != CUZK_OK)
+        if (t->form == ENGINE_WITNESS_FN) {
+            st = t->fn(t->fn_ctx, t->wcopy, n, err);
+        } else {
+            char name[48];
+            uint32_t got = 0;
+            snprintf(name, sizeof name, "partition %u", t->index);
+            st = wtns_read_mem_into(t->wcopy, n, &got, t->raw, t->raw_size, name, threads, err);
+            if (st == CUZK_OK && got != n)
+                st = cuzk_error_set(err, CUZK_ERR_ARG,
+                                    "partition %u: witness has %u values, the key expects %zu",
+                                    t->index, got, n);
+        }
+        if (st != CUZK_OK)
             return st;
         t->w = t->wcopy;
     } else {
+        witness_to_pool(e, t, threads);
         t->w = t->wcopy;
     }
     if ((st = witness_check(t, ks, threads, err)) != CUZK_OK)

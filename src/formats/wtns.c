@@ -52,7 +52,9 @@ static cuzk_status parse_header(uint32_t *n, const binfile_t *bf, cuzk_error_t *
     return CUZK_OK;
 }
 
-static cuzk_status parse(wtns_t *out, const binfile_t *bf, int threads, cuzk_error_t *err)
+/* into: the caller's buffer of cap values (NULL: allocate out->w). */
+static cuzk_status parse(wtns_t *out, fr_t *into, size_t cap, const binfile_t *bf, int threads,
+                         cuzk_error_t *err)
 {
     if (bf->version != WTNS_VERSION)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s: wtns version %u, expected %d",
@@ -71,7 +73,11 @@ static cuzk_status parse(wtns_t *out, const binfile_t *bf, int threads, cuzk_err
                               "%s: values section is %llu bytes, expected %llu for nWitness = %u",
                               bf->name, (unsigned long long)size, (unsigned long long)n * FR_BYTES,
                               n);
-    out->w = bigmem_alloc((n ? n : 1) * sizeof *out->w);
+    if (into && n > cap)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s: %u witness values, more than the %zu expected", bf->name, n,
+                              cap);
+    out->w = into ? into : bigmem_alloc((n ? n : 1) * sizeof *out->w);
     if (!out->w)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s: no memory for %u witness values", bf->name,
                               n);
@@ -90,11 +96,30 @@ static cuzk_status read_bf(wtns_t *out, binfile_t *bf, cuzk_status st, int threa
                            cuzk_error_t *err)
 {
     if (st == CUZK_OK)
-        st = parse(out, bf, threads, err);
+        st = parse(out, NULL, 0, bf, threads, err);
     binfile_close(bf);
     if (st != CUZK_OK)
         wtns_free(out);
     return st;
+}
+
+cuzk_status wtns_read_mem_into(fr_t *dst, size_t cap, uint32_t *n_out, const uint8_t *data,
+                               size_t size, const char *name, int threads, cuzk_error_t *err)
+{
+    if (n_out)
+        *n_out = 0;
+    if (!dst || !n_out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "wtns_read_mem_into: NULL buffer or count");
+    wtns_t w;
+    memset(&w, 0, sizeof w);
+    binfile_t bf;
+    cuzk_status st = binfile_open_mem(&bf, data, size, name, "wtns", err);
+    if (st == CUZK_OK)
+        st = parse(&w, dst, cap, &bf, threads, err);
+    binfile_close(&bf);
+    if (st == CUZK_OK)
+        *n_out = w.n;
+    return st; /* dst stays the caller's either way */
 }
 
 cuzk_status wtns_read(wtns_t *out, const char *path, int threads, cuzk_error_t *err)

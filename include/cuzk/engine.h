@@ -186,9 +186,10 @@ typedef struct engine_config {
      * else malloc), e.g. page-locked memory so that the upload runs at the
      * bus's speed (cuzk_cuda_host_alloc); host_free gets what host_alloc
      * returned; a refusal falls back to malloc. Buffers are kept for reuse
-     * (witness_buffers of them; 0: ready_max + witness_threads + every
-     * device's workers, at most 64), so pinning and page faults are paid
-     * once per buffer, not per partition; they are freed at engine_destroy,
+     * (witness_buffers of them; 0: ready_max + every device's workers, the
+     * most that can be in use at once; at most 64), so pinning and page
+     * faults are paid once per buffer, not per partition; they are freed at
+     * engine_destroy,
      * or when more come back than are kept. host_bytes_max (0: no limit)
      * caps the allocator's bytes alive at once (in use and kept): past it,
      * buffers come from malloc. */

@@ -408,8 +408,9 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
         e->cfg.stage_threads = 1;
     e->next_id = 1;
     unsigned keep = cfg->witness_buffers;
-    if (!keep) { /* every buffer that can be in use at once */
-        keep = cfg->ready_max + (unsigned)cfg->witness_threads;
+    if (!keep) { /* every buffer that can be in use at once: ready_max counts
+                    the ones being witnessed too */
+        keep = cfg->ready_max;
         for (unsigned d = 0; d < cfg->n_devices; d++)
             keep += (unsigned)cfg->devices[d].workers;
     }

@@ -189,10 +189,9 @@ typedef struct engine_config {
      * (witness_buffers of them; 0: ready_max + every device's workers, the
      * most that can be in use at once; at most 64), so pinning and page
      * faults are paid once per buffer, not per partition; they are freed at
-     * engine_destroy,
-     * or when more come back than are kept. host_bytes_max (0: no limit)
-     * caps the allocator's bytes alive at once (in use and kept): past it,
-     * buffers come from malloc. */
+     * engine_destroy, or when more come back than are kept. host_bytes_max
+     * (0: no limit) caps the allocator's bytes alive at once (in use and
+     * kept): past it, buffers come from malloc. */
     void *(*host_alloc)(void *ctx, size_t bytes);
     void (*host_free)(void *ctx, void *p, size_t bytes);
     void *host_ctx;

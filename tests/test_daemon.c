@@ -1,11 +1,11 @@
 /* Daemon core tests (include/cuzk/daemon.h), CPU only, on simulated devices
  * (include/cuzk/engine_sim.h).
  *
- * Fixture, in a mkdtemp folder under /tmp (removed at the end): a circuit
- * registry holding the snarkjs multiplier case of the shared test data
- * ("mult.zkey") and a bellperson circuit made here ("bp": gen_porep_circuit
- * at 2^10 with an INSECURE groth16_setup key, written as bp.params + bp.ccs),
- * with .wtns witnesses of two partitions.
+ * Fixture (daemon_fixture.h, shared with test_daemon_rpc.c), in a mkdtemp
+ * folder under /tmp (removed at the end): a circuit registry holding the
+ * snarkjs multiplier case of the shared test data ("mult.zkey") and a
+ * bellperson circuit made there ("bp", an INSECURE key), with .wtns
+ * witnesses of two partitions.
  *
  * Covered: submit + await for both kinds, the proofs verified from the
  * bytes the daemon returns (proof.json / public.json; 192-byte proofs and
@@ -23,239 +23,52 @@
  * the metrics text; GET /status and /metrics over a raw socket; preload
  * and evict (BUSY while a job holds the key), srs.preload at start; the
  * event log. Every test runs under a watchdog. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* nftw's FTW_DEPTH, FTW_PHYS */
-#endif
-#include "test_util.h"
+#include "daemon_fixture.h"
 
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
-#include <ftw.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "cuzk/bellperson.h"
-#include "cuzk/ccs.h"
 #include "cuzk/daemon.h"
 #include "cuzk/engine_sim.h"
 #include "cuzk/eventlog.h"
-#include "cuzk/gen.h"
 #include "cuzk/journal.h"
-#include "cuzk/setup.h"
-#include "cuzk/snarkjs_json.h"
-#include "cuzk/wtns.h"
 
-#define WATCHDOG_S 300
-#define BP_SEED 0x5eedu
-#define BP_PARTS 2
-
-static struct {
-    char dir[64], srs[80];
-    uint8_t *sj_wtns;
-    size_t sj_len;
-    groth16_vk_t sj_vk;
-    groth16_key_t bp_key;
-    gen_shape_t bp_shape;
-    uint8_t *bp_wtns[BP_PARTS];
-    size_t bp_len[BP_PARTS];
-    int journals; /* journal files made so far (each test its own) */
-} g;
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000u, (long)(ms % 1000u) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static void path_in(char *out, size_t n, const char *dir, const char *name)
-{
-    int k = snprintf(out, n, "%s/%s", dir, name);
-    assert_true(k > 0 && (size_t)k < n);
-}
-
-static void copy_file(const char *from, const char *to)
-{
-    size_t len = 0;
-    uint8_t *data = tu_read_file(from, &len);
-    assert_non_null(data);
-    FILE *f = fopen(to, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-    free(data);
-}
-
-/* ---- fixture ---- */
-
-static void make_bellperson(void)
-{
-    cuzk_error_t err = {0};
-    circuit_t c = {0};
-    char path[160];
-    assert_int_equal(gen_porep_shape(&g.bp_shape, 10, &err), CUZK_OK);
-    assert_int_equal(gen_porep_circuit(&c, &g.bp_shape, BP_SEED, 1, &err), CUZK_OK);
-    assert_int_equal(groth16_setup(&g.bp_key, &c, GROTH16_BELLPERSON, BP_SEED + 1, 0, &err),
-                     CUZK_OK);
-    path_in(path, sizeof path, g.srs, "bp.params");
-    assert_int_equal(bellperson_params_write_file(path, &g.bp_key, &err), CUZK_OK);
-    path_in(path, sizeof path, g.srs, "bp.ccs");
-    assert_int_equal(ccs_write_file(path, &c, &err), CUZK_OK);
-    fr_t *w = calloc(g.bp_shape.n_vars, sizeof *w);
-    assert_non_null(w);
-    for (uint32_t p = 0; p < BP_PARTS; p++) {
-        assert_int_equal(gen_porep_witness(w, &g.bp_shape, BP_SEED, p, 1, &err), CUZK_OK);
-        path_in(path, sizeof path, g.dir, "w.wtns");
-        assert_int_equal(wtns_write_file(path, w, g.bp_shape.n_vars, &err), CUZK_OK);
-        g.bp_wtns[p] = tu_read_file(path, &g.bp_len[p]);
-        assert_non_null(g.bp_wtns[p]);
-        remove(path);
-    }
-    free(w);
-    circuit_free(&c);
-}
+static dfix_t g;
 
 static int group_setup(void **state)
 {
     (void)state;
-    strcpy(g.dir, "/tmp/cuzk_daemon_XXXXXX");
-    if (!mkdtemp(g.dir))
-        return -1;
-    snprintf(g.srs, sizeof g.srs, "%s/srs", g.dir);
-    if (mkdir(g.srs, 0700) != 0)
-        return -1;
-    const char *case_dir = CUZK_TESTDATA_DIR "/snarkjs/multiplier";
-    char from[512], to[160];
-    snprintf(from, sizeof from, "%s/multiplier.zkey", case_dir);
-    path_in(to, sizeof to, g.srs, "mult.zkey");
-    copy_file(from, to);
-    snprintf(from, sizeof from, "%s/witness.wtns", case_dir);
-    g.sj_wtns = tu_read_file(from, &g.sj_len);
-    snprintf(from, sizeof from, "%s/verification_key.json", case_dir);
-    if (!g.sj_wtns || snarkjs_vk_read(&g.sj_vk, from, NULL) != CUZK_OK)
-        return -1;
-    make_bellperson();
-    return 0;
-}
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
+    return dfix_setup(&g, "/tmp/cuzk_daemon_XXXXXX");
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    free(g.sj_wtns);
-    groth16_vk_free(&g.sj_vk);
-    groth16_key_free(&g.bp_key);
-    for (int p = 0; p < BP_PARTS; p++)
-        free(g.bp_wtns[p]);
-    return nftw(g.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return dfix_teardown(&g);
 }
 
 /* ---- a daemon on simulated devices ---- */
 
-/* One per test at a time, in static storage so that a failed assertion
- * (cmocka's longjmp out of the test) leaves it to rig_teardown to close. */
-typedef struct rig {
-    engine_sim_t *sim;
-    engine_device_t dev;
-    cuzk_config_t cfg;
-    daemon_t *d;
-    tu_watchdog_t wd;
-    int open;
-} rig_t;
-
-static rig_t g_rig;
-
-static void dump_daemon(void *ctx)
-{
-    rig_t *r = ctx;
-    char *json = NULL;
-    size_t len = 0;
-    if (r->d && daemon_status_json(r->d, &json, &len, NULL) == CUZK_OK)
-        fprintf(stderr, "  status: %s\n", json);
-    free(json);
-}
-
-/* A fresh config: its own journal file unless `journal` names one. */
-static void rig_config(rig_t *r, const char *journal)
-{
-    config_default(&r->cfg);
-    char name[32];
-    if (!journal) {
-        snprintf(name, sizeof name, "journal-%d.db", g.journals++);
-        journal = name;
-    }
-    path_in(r->cfg.daemon.journal, sizeof r->cfg.daemon.journal, g.dir, journal);
-    snprintf(r->cfg.srs.dir, sizeof r->cfg.srs.dir, "%s", g.srs);
-    r->cfg.synthesis.threads = 2;
-    r->cfg.synthesis.prove_threads = 1;
-    r->cfg.logging.level = getenv("CUZK_TEST_VERBOSE") ? CONFIG_LOG_DEBUG : CONFIG_LOG_ERROR;
-}
-
-static void rig_sim(rig_t *r, unsigned delay_us, int workers)
-{
-    engine_sim_config_t sc = {1u << 20, 64, 1u << 20, 64, 64, delay_us};
-    assert_int_equal(engine_sim_new(&r->sim, &sc, NULL), CUZK_OK);
-    engine_sim_device(&r->dev, r->sim, "sim0", (size_t)1 << 30, workers);
-}
-
-static void rig_start(rig_t *r)
-{
-    cuzk_error_t err = {0};
-    cuzk_status st = daemon_new(&r->d, &r->cfg, &r->dev, 1, &err);
-    if (st != CUZK_OK)
-        fprintf(stderr, "daemon_new: %s\n", err.msg);
-    assert_int_equal(st, CUZK_OK);
-}
-
-static void rig_open(rig_t *r, const char *what, unsigned delay_us, int workers)
-{
-    memset(r, 0, sizeof *r);
-    r->open = 1;
-    tu_watchdog_start(&r->wd, what, WATCHDOG_S, dump_daemon, r);
-    rig_config(r, NULL);
-    rig_sim(r, delay_us, workers);
-}
-
-static void rig_stop(rig_t *r)
-{
-    daemon_free(r->d);
-    r->d = NULL;
-}
-
-static void rig_close(rig_t *r)
-{
-    rig_stop(r);
-    engine_sim_free(r->sim);
-    r->sim = NULL;
-    if (r->open)
-        tu_watchdog_stop(&r->wd);
-    r->open = 0;
-}
+static dfix_rig_t g_rig; /* the running test's (rig_teardown closes it) */
 
 static int rig_teardown(void **state)
 {
     (void)state;
     if (g_rig.open)
-        rig_close(&g_rig);
+        dfix_rig_close(&g_rig);
     return 0;
 }
 
 /* ---- requests and checks ---- */
 
-static daemon_blob_t g_sj_blob[1], g_bp_blob[BP_PARTS];
+static daemon_blob_t g_sj_blob[1], g_bp_blob[DFIX_BP_PARTS];
 
 static daemon_request_t req_snarkjs(const char *rid)
 {
@@ -265,7 +78,7 @@ static daemon_request_t req_snarkjs(const char *rid)
 
 static daemon_request_t req_bp(const char *rid, size_t parts)
 {
-    for (int p = 0; p < BP_PARTS; p++)
+    for (int p = 0; p < DFIX_BP_PARTS; p++)
         g_bp_blob[p] = (daemon_blob_t){g.bp_wtns[p], g.bp_len[p]};
     return (daemon_request_t){
         ENGINE_KIND_BELLPERSON, CUZK_PRIO_NORMAL, rid, "bp", g_bp_blob, parts};
@@ -301,43 +114,17 @@ static void await_ok(daemon_t *d, daemon_result_t *res, uint64_t id, engine_job_
 
 static void check_snarkjs(const daemon_result_t *res)
 {
-    groth16_proof_t proof;
-    fr_t *pub = NULL;
-    size_t n = 0;
-    cuzk_error_t err = {0};
     assert_int_equal(res->kind, ENGINE_KIND_SNARKJS);
-    assert_int_equal(
-        snarkjs_proof_parse(&proof, (const char *)res->proof, res->proof_len, NULL, &err), CUZK_OK);
-    assert_int_equal(snarkjs_public_parse(&pub, &n, (const char *)res->public_signals,
-                                          res->public_len, NULL, &err),
-                     CUZK_OK);
-    assert_int_equal(n, 2);
-    int valid = 0;
-    assert_int_equal(groth16_verify(&valid, &g.sj_vk, &proof, pub, n, &err), CUZK_OK);
-    assert_true(valid);
+    dfix_check_snarkjs(&g, res->proof, res->proof_len, res->public_signals, res->public_len);
     /* the multiplier's public signals, as snarkjs writes them */
     assert_int_equal(res->public_len, strlen("[\n \"1034\",\n \"11\"\n]"));
     assert_memory_equal(res->public_signals, "[\n \"1034\",\n \"11\"\n]", res->public_len);
-    free(pub);
 }
 
 static void check_bp(const daemon_result_t *res, size_t parts)
 {
-    uint32_t np = g.bp_shape.n_public;
-    groth16_proof_t proofs[BP_PARTS];
-    fr_t *in = calloc(parts * np, sizeof *in);
-    cuzk_error_t err = {0};
-    assert_non_null(in);
     assert_int_equal(res->kind, ENGINE_KIND_BELLPERSON);
-    assert_int_equal(res->proof_len, parts * BELLPERSON_PROOF_BYTES);
-    assert_int_equal(res->public_len, parts * np * BELLPERSON_INPUT_BYTES);
-    assert_int_equal(bellperson_proofs_read(proofs, parts, res->proof, res->proof_len, &err),
-                     CUZK_OK);
-    assert_int_equal(bellperson_inputs_read(in, res->public_signals, parts * np, &err), CUZK_OK);
-    int valid = 0;
-    assert_int_equal(groth16_verify_batch(&valid, &g.bp_key.vk, proofs, parts, in, &err), CUZK_OK);
-    assert_true(valid);
-    free(in);
+    dfix_check_bp(&g, res->proof, res->proof_len, res->public_signals, res->public_len, parts);
 }
 
 static void stats(daemon_t *d, daemon_stats_t *s)
@@ -350,9 +137,9 @@ static void stats(daemon_t *d, daemon_stats_t *s)
 static void test_snarkjs(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "snarkjs", 0, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "snarkjs", 0, 1);
+    dfix_rig_start(r);
     daemon_request_t req = req_snarkjs(NULL);
     daemon_result_t res;
     cuzk_error_t err = {0};
@@ -385,21 +172,21 @@ static void test_snarkjs(void **state)
     assert_int_equal(s.kinds[ENGINE_KIND_SNARKJS].submitted, 2);
     assert_int_equal(s.kinds[ENGINE_KIND_SNARKJS].done, 2);
     assert_int_equal(s.unfinished, 0);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_bellperson(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "bellperson", 0, 2);
-    rig_start(r);
-    daemon_request_t req = req_bp(NULL, BP_PARTS);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "bellperson", 0, 2);
+    dfix_rig_start(r);
+    daemon_request_t req = req_bp(NULL, DFIX_BP_PARTS);
     uint64_t id = submit_ok(r->d, &req);
     daemon_result_t res;
     await_ok(r->d, &res, id, ENGINE_JOB_DONE);
-    check_bp(&res, BP_PARTS);
-    assert_int_equal(res.n_partitions, BP_PARTS);
+    check_bp(&res, DFIX_BP_PARTS);
+    assert_int_equal(res.n_partitions, DFIX_BP_PARTS);
     assert_true(res.times.total_ms >= res.times.gpu_compute_ms / 2);
     daemon_result_free(&res);
     /* one partition, kind from the key */
@@ -409,15 +196,15 @@ static void test_bellperson(void **state)
     await_ok(r->d, &res, id, ENGINE_JOB_DONE);
     check_bp(&res, 1);
     daemon_result_free(&res);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_request_ids(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "request ids", 100000, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "request ids", 100000, 1);
+    dfix_rig_start(r);
     daemon_request_t req = req_bp("rid-1", 1);
     uint64_t id = submit_ok(r->d, &req), id2 = 0;
     int ex = 0;
@@ -443,15 +230,15 @@ static void test_request_ids(void **state)
     /* a request id that is not printable */
     daemon_request_t bad = req_bp("rid\n", 1);
     assert_int_equal(daemon_submit(r->d, &id2, &ex, &bad, &err), CUZK_ERR_ARG);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_refused(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "refused", 0, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "refused", 0, 1);
+    dfix_rig_start(r);
     static const char *const bad_ids[] = {"nope",  "../mult", "..", ".mult", "a/b",
                                           "mult/", "a..b",    "",   "m ult", "mult.zkey\\x"};
     cuzk_error_t err = {0};
@@ -501,15 +288,15 @@ static void test_refused(void **state)
     stats(r->d, &s);
     for (int k = 0; k < ENGINE_KIND_COUNT; k++)
         assert_int_equal(s.kinds[k].submitted, 0);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_filecoin(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "filecoin", 0, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "filecoin", 0, 1);
+    dfix_rig_start(r);
     daemon_blob_t vanilla = {(const uint8_t *)"{}", 2};
     daemon_request_t req = {ENGINE_KIND_POREP, CUZK_PRIO_HIGH, "c2-1", NULL, &vanilla, 1};
     uint64_t id = 0;
@@ -539,15 +326,15 @@ static void test_filecoin(void **state)
     stats(r->d, &s);
     assert_int_equal(s.kinds[ENGINE_KIND_POREP].failed, 1);
     assert_int_equal(s.kinds[ENGINE_KIND_WINNING_POST].failed, 1);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_bad_witness(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "bad witness", 0, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "bad witness", 0, 1);
+    dfix_rig_start(r);
     /* partition 1's witness for partition 0 with one value changed */
     uint8_t *w = malloc(g.bp_len[0]);
     assert_non_null(w);
@@ -573,15 +360,15 @@ static void test_bad_witness(void **state)
     await_ok(r->d, &res, id, ENGINE_JOB_DONE);
     check_bp(&res, 1);
     daemon_result_free(&res);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_timeout_cancel(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "timeout and cancel", 400000, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "timeout and cancel", 400000, 1);
+    dfix_rig_start(r);
     daemon_request_t req = req_bp(NULL, 1);
     uint64_t a = submit_ok(r->d, &req), b = submit_ok(r->d, &req), c = submit_ok(r->d, &req);
     daemon_result_t res;
@@ -610,7 +397,7 @@ static void test_timeout_cancel(void **state)
         assert_int_equal(daemon_job_info(r->d, &info, b, &err), CUZK_OK);
         if (info.state == ENGINE_JOB_RUNNING)
             break;
-        sleep_ms(1);
+        dfix_sleep_ms(1);
     }
     assert_int_equal(info.state, ENGINE_JOB_RUNNING);
     assert_int_equal(info.device, 0);
@@ -626,16 +413,16 @@ static void test_timeout_cancel(void **state)
     stats(r->d, &s);
     assert_int_equal(s.kinds[ENGINE_KIND_BELLPERSON].cancelled, 2);
     assert_int_equal(s.kinds[ENGINE_KIND_BELLPERSON].done, 1);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_queue_full(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "queue full", 300000, 1);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "queue full", 300000, 1);
     r->cfg.daemon.max_queued_jobs = 2;
-    rig_start(r);
+    dfix_rig_start(r);
     daemon_request_t req = req_bp("q-1", 1);
     uint64_t a = submit_ok(r->d, &req);
     req.request_id = "q-2";
@@ -661,7 +448,7 @@ static void test_queue_full(void **state)
     daemon_result_free(&res);
     await_ok(r->d, &res, c, ENGINE_JOB_DONE);
     daemon_result_free(&res);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static int journal_state(const char *path, uint64_t id)
@@ -679,18 +466,18 @@ static int journal_state(const char *path, uint64_t id)
 static void test_restart(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "restart", 500000, 1);
-    rig_start(r);
-    daemon_request_t req = req_bp(NULL, BP_PARTS);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "restart", 500000, 1);
+    dfix_rig_start(r);
+    daemon_request_t req = req_bp(NULL, DFIX_BP_PARTS);
     uint64_t a = submit_ok(r->d, &req);
     daemon_request_t sreq = req_snarkjs("restart-b");
     uint64_t b = submit_ok(r->d, &sreq);
     uint64_t c = submit_ok(r->d, &req);
     daemon_result_t ra;
     await_ok(r->d, &ra, a, ENGINE_JOB_DONE);
-    check_bp(&ra, BP_PARTS);
-    rig_stop(r);
+    check_bp(&ra, DFIX_BP_PARTS);
+    dfix_rig_stop(r);
     /* b and c are still unfinished in the journal */
     /* c (two 0.5 s partitions behind b's) is still unfinished in the
      * journal, queued or running: shutting down journals nothing for it;
@@ -704,7 +491,7 @@ static void test_restart(void **state)
 
     engine_sim_set_delay(r->sim, 0);
     r->cfg.daemon.result_ttl_ms = 4000;
-    rig_start(r);
+    dfix_rig_start(r);
     /* a's result survives the restart, byte for byte */
     daemon_result_t res;
     await_ok(r->d, &res, a, ENGINE_JOB_DONE);
@@ -722,7 +509,7 @@ static void test_restart(void **state)
     check_snarkjs(&res);
     daemon_result_free(&res);
     await_ok(r->d, &res, c, ENGINE_JOB_DONE);
-    check_bp(&res, BP_PARTS);
+    check_bp(&res, DFIX_BP_PARTS);
     daemon_result_free(&res);
     /* the request id still names b */
     uint64_t id = 0;
@@ -738,14 +525,14 @@ static void test_restart(void **state)
     /* the TTL expires them all: unknown ids then */
     cuzk_status st = CUZK_OK;
     for (int i = 0; i < 300 && st == CUZK_OK; i++) {
-        sleep_ms(100);
+        dfix_sleep_ms(100);
         st = daemon_await(r->d, &res, a, 0, NULL);
         daemon_result_free(&res);
     }
     assert_int_equal(st, CUZK_ERR_ARG);
     st = CUZK_OK; /* e finished last: once it is gone, so are b and c */
     for (int i = 0; i < 300 && st == CUZK_OK; i++) {
-        sleep_ms(100);
+        dfix_sleep_ms(100);
         st = daemon_await(r->d, &res, e, 0, NULL);
         daemon_result_free(&res);
     }
@@ -756,64 +543,74 @@ static void test_restart(void **state)
     assert_true(id > e);
     await_ok(r->d, &res, id, ENGINE_JOB_DONE);
     daemon_result_free(&res);
-    rig_close(r);
+    dfix_rig_close(r);
+}
+
+/* The "bp" circuit once more under another id (name.params + name.ccs). */
+static void bp_copy_as(const char *name)
+{
+    static const char *const ext[2] = {"params", "ccs"};
+    for (int i = 0; i < 2; i++) {
+        char from[160], to[160], file[64];
+        snprintf(file, sizeof file, "bp.%s", ext[i]);
+        dfix_path(from, sizeof from, g.srs, file);
+        snprintf(file, sizeof file, "%s.%s", name, ext[i]);
+        dfix_path(to, sizeof to, g.srs, file);
+        dfix_copy_file(from, to);
+    }
+}
+
+static void bp_remove(const char *name)
+{
+    static const char *const ext[2] = {"params", "ccs"};
+    for (int i = 0; i < 2; i++) {
+        char path[160], file[64];
+        snprintf(file, sizeof file, "%s.%s", name, ext[i]);
+        dfix_path(path, sizeof path, g.srs, file);
+        remove(path);
+    }
 }
 
 static void test_resume_failures(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "resume failures", 600000, 1);
-    char from[160], to[160];
-    path_in(from, sizeof from, g.srs, "bp.params");
-    path_in(to, sizeof to, g.srs, "gone.params");
-    copy_file(from, to);
-    path_in(from, sizeof from, g.srs, "bp.ccs");
-    path_in(to, sizeof to, g.srs, "gone.ccs");
-    copy_file(from, to);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "resume failures", 600000, 1);
+    bp_copy_as("gone");
+    dfix_rig_start(r);
     daemon_request_t req = req_bp(NULL, 1);
     uint64_t a = submit_ok(r->d, &req);
     req.circuit_id = "gone";
     uint64_t b = submit_ok(r->d, &req);
-    rig_stop(r);
-    remove(to);
-    path_in(to, sizeof to, g.srs, "gone.params");
-    remove(to);
+    dfix_rig_stop(r);
+    bp_remove("gone");
     /* daemon.resume off: every unfinished job is finished FAILED */
     r->cfg.daemon.resume = 0;
-    rig_start(r);
+    dfix_rig_start(r);
     daemon_result_t res;
     await_ok(r->d, &res, a, ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error.msg, "daemon.resume is off"));
     daemon_result_free(&res);
-    rig_stop(r);
+    dfix_rig_stop(r);
     /* resumed: its circuit is gone */
-    rig_config(r, NULL);
-    rig_start(r);
+    dfix_config(&r->cfg, &g, NULL);
+    dfix_rig_start(r);
     req = req_bp(NULL, 1);
     a = submit_ok(r->d, &req);
-    path_in(from, sizeof from, g.srs, "bp.params");
-    path_in(to, sizeof to, g.srs, "gone.params");
-    copy_file(from, to);
-    path_in(from, sizeof from, g.srs, "bp.ccs");
-    path_in(to, sizeof to, g.srs, "gone.ccs");
-    copy_file(from, to);
+    bp_copy_as("gone");
     req.circuit_id = "gone";
     b = submit_ok(r->d, &req);
-    rig_stop(r);
-    remove(to);
-    path_in(to, sizeof to, g.srs, "gone.params");
-    remove(to);
+    dfix_rig_stop(r);
+    bp_remove("gone");
     engine_sim_set_delay(r->sim, 0);
-    rig_start(r);
+    dfix_rig_start(r);
     await_ok(r->d, &res, b, ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error.msg, "unknown circuit 'gone'"));
     daemon_result_free(&res);
     await_ok(r->d, &res, a, ENGINE_JOB_DONE);
     check_bp(&res, 1);
     daemon_result_free(&res);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static int has_field(const cJSON *o, const char *k)
@@ -892,9 +689,9 @@ static void check_metrics(const char *text)
 static void test_status_metrics(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "status and metrics", 0, 1);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "status and metrics", 0, 1);
+    dfix_rig_start(r);
     daemon_request_t req = req_snarkjs(NULL);
     daemon_result_t res;
     assert_int_equal(daemon_prove(r->d, &res, NULL, &req, -1, NULL), CUZK_OK);
@@ -917,7 +714,7 @@ static void test_status_metrics(void **state)
     assert_true(s.devices[0].busy_ratio >= 0 && s.devices[0].busy_ratio <= 1);
     assert_int_equal(s.keys_loaded, 1);
     assert_int_equal(s.max_queued, 1024);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 /* ---- HTTP over a raw socket ---- */
@@ -960,10 +757,10 @@ static char *http_get(uint16_t port, const char *path, int *status)
 static void test_http(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "http", 0, 1);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "http", 0, 1);
     snprintf(r->cfg.daemon.http_listen, sizeof r->cfg.daemon.http_listen, "127.0.0.1:0");
-    rig_start(r);
+    dfix_rig_start(r);
     uint16_t port = daemon_http_port(r->d);
     assert_true(port > 0);
     daemon_request_t req = req_snarkjs(NULL);
@@ -986,25 +783,25 @@ static void test_http(void **state)
     raw = http_get(port, "/nope", &status);
     assert_int_equal(status, 404);
     free(raw);
-    rig_close(r);
+    dfix_rig_close(r);
     /* a listen address that cannot be bound fails daemon_new, naming the key */
-    rig_open(r, "http refused", 0, 1);
+    dfix_rig_open(r, &g, "http refused", 0, 1);
     snprintf(r->cfg.daemon.http_listen, sizeof r->cfg.daemon.http_listen, "192.0.2.1:1");
     cuzk_error_t err = {0};
     assert_int_not_equal(daemon_new(&r->d, &r->cfg, &r->dev, 1, &err), CUZK_OK);
     assert_null(r->d);
     assert_non_null(strstr(err.msg, "http_listen"));
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_preload_evict(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "preload and evict", 400000, 1);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "preload and evict", 400000, 1);
     snprintf(r->cfg.srs.preload[0], sizeof r->cfg.srs.preload[0], "mult");
     r->cfg.srs.n_preload = 1;
-    rig_start(r);
+    dfix_rig_start(r);
     daemon_key_info_t *keys = NULL;
     size_t n = 0;
     assert_int_equal(daemon_keys(r->d, &keys, &n, NULL), CUZK_OK);
@@ -1071,41 +868,41 @@ static void test_preload_evict(void **state)
              (unsigned long long)bytes);
     assert_non_null(strstr(text, want));
     free(text);
-    rig_close(r);
+    dfix_rig_close(r);
 
     /* srs.max_resident: room for one key at a time */
-    rig_open(r, "max resident", 0, 1);
+    dfix_rig_open(r, &g, "max resident", 0, 1);
     r->cfg.srs.max_resident = bytes + 1;
-    rig_start(r);
+    dfix_rig_start(r);
     assert_int_equal(daemon_preload(r->d, NULL, NULL, "bp", &err), CUZK_OK);
     assert_int_equal(daemon_preload(r->d, NULL, NULL, "mult", &err), CUZK_OK); /* bp evicted */
     assert_int_equal(daemon_key_info(r->d, &info, "bp", &err), CUZK_OK);
     assert_int_equal(info.state, DAEMON_KEY_ON_DISK);
     r->cfg.srs.max_resident = 0;
-    rig_close(r);
+    dfix_rig_close(r);
 
     /* a preload that is not in the registry fails daemon_new */
-    rig_open(r, "preload missing", 0, 1);
+    dfix_rig_open(r, &g, "preload missing", 0, 1);
     snprintf(r->cfg.srs.preload[0], sizeof r->cfg.srs.preload[0], "missing");
     r->cfg.srs.n_preload = 1;
     assert_int_equal(daemon_new(&r->d, &r->cfg, &r->dev, 1, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "srs.preload"));
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 static void test_event_log(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "event log", 0, 1);
-    path_in(r->cfg.logging.events, sizeof r->cfg.logging.events, g.dir, "events.jsonl");
-    rig_start(r);
-    daemon_request_t req = req_bp(NULL, BP_PARTS);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "event log", 0, 1);
+    dfix_path(r->cfg.logging.events, sizeof r->cfg.logging.events, g.dir, "events.jsonl");
+    dfix_rig_start(r);
+    daemon_request_t req = req_bp(NULL, DFIX_BP_PARTS);
     daemon_result_t res;
     assert_int_equal(daemon_prove(r->d, &res, NULL, &req, -1, NULL), CUZK_OK);
     assert_int_equal(res.state, ENGINE_JOB_DONE);
     daemon_result_free(&res);
-    rig_stop(r);
+    dfix_rig_stop(r);
     eventlog_rec_t *recs = NULL;
     size_t n = 0;
     assert_int_equal(eventlog_read(&recs, &n, r->cfg.logging.events, NULL), CUZK_OK);
@@ -1114,10 +911,10 @@ static void test_event_log(void **state)
         prove += !strcmp(recs[i].stage, "prove") && recs[i].device == 0;
         verify += !strcmp(recs[i].stage, "verify");
     }
-    assert_int_equal(prove, BP_PARTS);
+    assert_int_equal(prove, DFIX_BP_PARTS);
     assert_int_equal(verify, 1);
     free(recs);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 /* Many submitters at once on two devices: ids distinct, all verify. */
@@ -1137,7 +934,7 @@ static void *stress_main(void *arg)
     for (int i = 0; i < STRESS_JOBS; i++) {
         char rid[32];
         snprintf(rid, sizeof rid, "stress-%d-%d", s->t, i);
-        daemon_blob_t w[1] = {{g.bp_wtns[i % BP_PARTS], g.bp_len[i % BP_PARTS]}};
+        daemon_blob_t w[1] = {{g.bp_wtns[i % DFIX_BP_PARTS], g.bp_len[i % DFIX_BP_PARTS]}};
         daemon_request_t req = {
             ENGINE_KIND_BELLPERSON, (cuzk_priority)(i % CUZK_PRIO_COUNT), rid, "bp", w, 1};
         int ex = 0;
@@ -1152,9 +949,9 @@ static void *stress_main(void *arg)
 static void test_concurrent(void **state)
 {
     (void)state;
-    rig_t *r = &g_rig;
-    rig_open(r, "concurrent", 1000, 2);
-    rig_start(r);
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "concurrent", 1000, 2);
+    dfix_rig_start(r);
     pthread_t th[STRESS_THREADS];
     stress_t st[STRESS_THREADS];
     for (int t = 0; t < STRESS_THREADS; t++) {
@@ -1179,7 +976,7 @@ static void test_concurrent(void **state)
     stats(r->d, &s);
     assert_int_equal(s.kinds[ENGINE_KIND_BELLPERSON].submitted, STRESS_THREADS * STRESS_JOBS);
     assert_int_equal(s.kinds[ENGINE_KIND_BELLPERSON].done, STRESS_THREADS * STRESS_JOBS);
-    rig_close(r);
+    dfix_rig_close(r);
 }
 
 int main(void)

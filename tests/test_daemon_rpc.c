@@ -2,11 +2,11 @@
  * process: a daemon on a simulated CPU device (engine_sim.h), an rpc server
  * with daemon_rpc_handlers on a temporary unix socket, and the rpc client.
  *
- * Fixture, in a mkdtemp folder under /tmp (removed at the end), as
- * test_daemon.c's: a circuit registry with the snarkjs multiplier case of
- * the shared test data ("mult.zkey") and a bellperson circuit made here
- * ("bp": gen_porep_circuit at 2^10, an INSECURE groth16_setup key, written
- * as bp.params + bp.ccs), with .wtns witnesses of two partitions.
+ * Fixture (daemon_fixture.h, shared with test_daemon.c), in a mkdtemp
+ * folder under /tmp (removed at the end): a circuit registry with the
+ * snarkjs multiplier case of the shared test data ("mult.zkey") and a
+ * bellperson circuit made there ("bp", an INSECURE key), with .wtns
+ * witnesses of two partitions.
  *
  * Covered: SubmitProof + AwaitProof and Prove for both key formats, the
  * proofs verified from the bytes that came over the wire (proof.json /
@@ -29,13 +29,12 @@
  * their ids (their request ids still name them). Every test runs under a
  * watchdog. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* nftw's FTW_DEPTH, FTW_PHYS */
+#define _GNU_SOURCE /* memmem */
 #endif
-#include "test_util.h"
+#include "daemon_fixture.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -50,39 +49,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuzk/bellperson.h"
-#include "cuzk/ccs.h"
 #include "cuzk/daemon.h"
 #include "cuzk/daemon_rpc.h"
 #include "cuzk/engine_sim.h"
-#include "cuzk/gen.h"
 #include "cuzk/rpc.h"
-#include "cuzk/setup.h"
-#include "cuzk/snarkjs_json.h"
-#include "cuzk/wtns.h"
 
-#define WATCHDOG_S 300
 #define CALL_MS 120000 /* client deadline of calls expected to answer */
-#define BP_SEED 0x5eedu
-#define BP_PARTS 2
 
-static struct {
-    char dir[64], srs[80];
-    uint8_t *sj_wtns;
-    size_t sj_len;
-    groth16_vk_t sj_vk;
-    groth16_key_t bp_key;
-    gen_shape_t bp_shape;
-    uint8_t *bp_wtns[BP_PARTS];
-    size_t bp_len[BP_PARTS];
-    int journals, sockets; /* names made so far */
-} g;
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000u, (long)(ms % 1000u) * 1000000L};
-    nanosleep(&ts, NULL);
-}
+static dfix_t g;
+static int g_sockets; /* socket names made so far */
 
 static double now_s(void)
 {
@@ -91,153 +66,49 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void path_in(char *out, size_t n, const char *dir, const char *name)
-{
-    int k = snprintf(out, n, "%s/%s", dir, name);
-    assert_true(k > 0 && (size_t)k < n);
-}
-
-static void copy_file(const char *from, const char *to)
-{
-    size_t len = 0;
-    uint8_t *data = tu_read_file(from, &len);
-    assert_non_null(data);
-    FILE *f = fopen(to, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-    free(data);
-}
-
-/* ---- fixture ---- */
-
-static void make_bellperson(void)
-{
-    cuzk_error_t err = {0};
-    circuit_t c = {0};
-    char path[160];
-    assert_int_equal(gen_porep_shape(&g.bp_shape, 10, &err), CUZK_OK);
-    assert_int_equal(gen_porep_circuit(&c, &g.bp_shape, BP_SEED, 1, &err), CUZK_OK);
-    assert_int_equal(groth16_setup(&g.bp_key, &c, GROTH16_BELLPERSON, BP_SEED + 1, 0, &err),
-                     CUZK_OK);
-    path_in(path, sizeof path, g.srs, "bp.params");
-    assert_int_equal(bellperson_params_write_file(path, &g.bp_key, &err), CUZK_OK);
-    path_in(path, sizeof path, g.srs, "bp.ccs");
-    assert_int_equal(ccs_write_file(path, &c, &err), CUZK_OK);
-    fr_t *w = calloc(g.bp_shape.n_vars, sizeof *w);
-    assert_non_null(w);
-    for (uint32_t p = 0; p < BP_PARTS; p++) {
-        assert_int_equal(gen_porep_witness(w, &g.bp_shape, BP_SEED, p, 1, &err), CUZK_OK);
-        path_in(path, sizeof path, g.dir, "w.wtns");
-        assert_int_equal(wtns_write_file(path, w, g.bp_shape.n_vars, &err), CUZK_OK);
-        g.bp_wtns[p] = tu_read_file(path, &g.bp_len[p]);
-        assert_non_null(g.bp_wtns[p]);
-        remove(path);
-    }
-    free(w);
-    circuit_free(&c);
-}
-
 static int group_setup(void **state)
 {
     (void)state;
-    strcpy(g.dir, "/tmp/cuzk_drpc_XXXXXX");
-    if (!mkdtemp(g.dir))
-        return -1;
-    snprintf(g.srs, sizeof g.srs, "%s/srs", g.dir);
-    if (mkdir(g.srs, 0700) != 0)
-        return -1;
-    const char *case_dir = CUZK_TESTDATA_DIR "/snarkjs/multiplier";
-    char from[512], to[160];
-    snprintf(from, sizeof from, "%s/multiplier.zkey", case_dir);
-    path_in(to, sizeof to, g.srs, "mult.zkey");
-    copy_file(from, to);
-    snprintf(from, sizeof from, "%s/witness.wtns", case_dir);
-    g.sj_wtns = tu_read_file(from, &g.sj_len);
-    snprintf(from, sizeof from, "%s/verification_key.json", case_dir);
-    if (!g.sj_wtns || snarkjs_vk_read(&g.sj_vk, from, NULL) != CUZK_OK)
-        return -1;
-    make_bellperson();
-    return 0;
-}
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
+    return dfix_setup(&g, "/tmp/cuzk_drpc_XXXXXX");
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    free(g.sj_wtns);
-    groth16_vk_free(&g.sj_vk);
-    groth16_key_free(&g.bp_key);
-    for (int p = 0; p < BP_PARTS; p++)
-        free(g.bp_wtns[p]);
-    return nftw(g.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return dfix_teardown(&g);
 }
 
 /* ---- a daemon behind the gRPC server ---- */
 
-/* One per test at a time, in static storage so that a failed assertion
- * (cmocka's longjmp out of the test) leaves it to rig_teardown to close. */
+/* A daemon rig (daemon_fixture.h) with a server and a client in front; one
+ * per test at a time, in g_rig, which rig_teardown closes. */
 typedef struct rig {
-    engine_sim_t *sim;
-    engine_device_t dev;
-    cuzk_config_t cfg;
-    daemon_t *d;
+    dfix_rig_t base; /* the daemon, its config and device */
     daemon_rpc_t ctx;
     rpc_server_t *srv;
     rpc_client_t *cl;
     char target[160];
-    tu_watchdog_t wd;
-    int open;
 } rig_t;
 
 static rig_t g_rig;
 
-static void dump_daemon(void *ctx)
-{
-    rig_t *r = ctx;
-    char *json = NULL;
-    size_t len = 0;
-    if (r->d && daemon_status_json(r->d, &json, &len, NULL) == CUZK_OK)
-        fprintf(stderr, "  status: %s\n", json);
-    free(json);
-}
-
 static void rig_open(rig_t *r, const char *what, unsigned delay_us, int workers)
 {
     memset(r, 0, sizeof *r);
-    r->open = 1;
-    tu_watchdog_start(&r->wd, what, WATCHDOG_S, dump_daemon, r);
-    config_default(&r->cfg);
-    char name[32];
-    snprintf(name, sizeof name, "journal-%d.db", g.journals++);
-    path_in(r->cfg.daemon.journal, sizeof r->cfg.daemon.journal, g.dir, name);
-    snprintf(r->cfg.srs.dir, sizeof r->cfg.srs.dir, "%s", g.srs);
-    r->cfg.synthesis.threads = 2;
-    r->cfg.synthesis.prove_threads = 1;
-    r->cfg.logging.level = getenv("CUZK_TEST_VERBOSE") ? CONFIG_LOG_DEBUG : CONFIG_LOG_ERROR;
-    r->cfg.memory.pinned_budget = (uint64_t)3 << 30;
-    snprintf(r->target, sizeof r->target, "unix://%s/rpc-%d.sock", g.dir, g.sockets++);
-    engine_sim_config_t sc = {1u << 20, 64, 1u << 20, 64, 64, delay_us};
-    assert_int_equal(engine_sim_new(&r->sim, &sc, NULL), CUZK_OK);
-    engine_sim_device(&r->dev, r->sim, "sim0", (size_t)1 << 30, workers);
+    dfix_rig_open(&r->base, &g, what, delay_us, workers);
+    r->base.cfg.memory.pinned_budget = (uint64_t)3 << 30;
+    snprintf(r->target, sizeof r->target, "unix://%s/rpc-%d.sock", g.dir, g_sockets++);
 }
 
 /* The server (ctx not attached when attach is 0) and a client. */
 static void rig_serve(rig_t *r, int attach)
 {
     cuzk_error_t err = {0};
-    daemon_rpc_init(&r->ctx, attach ? r->d : NULL, &r->cfg);
+    daemon_rpc_init(&r->ctx, attach ? r->base.d : NULL, &r->base.cfg);
     rpc_server_opts_t o;
     rpc_server_opts_default(&o);
     o.listen = r->target;
-    o.max_message_bytes = (size_t)r->cfg.daemon.max_message_bytes;
+    o.max_message_bytes = (size_t)r->base.cfg.daemon.max_message_bytes;
     o.workers = 8;
     daemon_rpc_handlers(&o.handlers, &r->ctx);
     cuzk_status st = rpc_server_new(&r->srv, &o, &err);
@@ -247,47 +118,33 @@ static void rig_serve(rig_t *r, int attach)
     assert_int_equal(rpc_client_new(&r->cl, r->target, NULL, &err), CUZK_OK);
 }
 
-static void rig_daemon(rig_t *r)
-{
-    cuzk_error_t err = {0};
-    cuzk_status st = daemon_new(&r->d, &r->cfg, &r->dev, 1, &err);
-    if (st != CUZK_OK)
-        fprintf(stderr, "daemon_new: %s\n", err.msg);
-    assert_int_equal(st, CUZK_OK);
-}
-
 static void rig_start(rig_t *r)
 {
-    rig_daemon(r);
+    dfix_rig_start(&r->base);
     rig_serve(r, 1);
 }
 
 /* The daemon's shutdown order: wake waiters, stop the transport, free. */
 static void rig_stop(rig_t *r)
 {
-    daemon_shutdown(r->d);
+    daemon_shutdown(r->base.d);
     rpc_client_free(r->cl);
     rpc_server_shutdown(r->srv, 5000);
-    daemon_free(r->d);
+    dfix_rig_stop(&r->base);
     r->cl = NULL;
     r->srv = NULL;
-    r->d = NULL;
 }
 
 static void rig_close(rig_t *r)
 {
     rig_stop(r);
-    engine_sim_free(r->sim);
-    r->sim = NULL;
-    if (r->open)
-        tu_watchdog_stop(&r->wd);
-    r->open = 0;
+    dfix_rig_close(&r->base);
 }
 
 static int rig_teardown(void **state)
 {
     (void)state;
-    if (g_rig.open)
+    if (g_rig.base.open)
         rig_close(&g_rig);
     return 0;
 }
@@ -297,7 +154,7 @@ static int rig_teardown(void **state)
 /* A request and the storage its pointers use (valid while it is). */
 typedef struct sub {
     Cuzk__V1__SubmitProofRequest req;
-    ProtobufCBinaryData w[BP_PARTS];
+    ProtobufCBinaryData w[DFIX_BP_PARTS];
 } sub_t;
 
 static void sub_snarkjs(sub_t *s, const char *rid)
@@ -317,7 +174,7 @@ static void sub_bp(sub_t *s, const char *rid, size_t parts)
     s->req.proof_kind = CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT;
     s->req.circuit_id = "bp";
     s->req.request_id = rid ? (char *)rid : "";
-    for (size_t p = 0; p < BP_PARTS; p++)
+    for (size_t p = 0; p < DFIX_BP_PARTS; p++)
         s->w[p] = (ProtobufCBinaryData){g.bp_len[p], g.bp_wtns[p]};
     s->req.witnesses = s->w;
     s->req.n_witnesses = parts;
@@ -403,41 +260,15 @@ static void check_snarkjs(const Cuzk__V1__AwaitProofResponse *a)
 {
     assert_int_equal(a->status, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED);
     assert_string_equal(a->error_message, "");
-    groth16_proof_t proof;
-    fr_t *pub = NULL;
-    size_t n = 0;
-    cuzk_error_t err = {0};
-    assert_int_equal(
-        snarkjs_proof_parse(&proof, (const char *)a->proof.data, a->proof.len, NULL, &err),
-        CUZK_OK);
-    assert_int_equal(snarkjs_public_parse(&pub, &n, (const char *)a->public_signals.data,
-                                          a->public_signals.len, NULL, &err),
-                     CUZK_OK);
-    assert_int_equal(n, 2);
-    int valid = 0;
-    assert_int_equal(groth16_verify(&valid, &g.sj_vk, &proof, pub, n, &err), CUZK_OK);
-    assert_true(valid);
-    free(pub);
+    dfix_check_snarkjs(&g, a->proof.data, a->proof.len, a->public_signals.data,
+                       a->public_signals.len);
 }
 
 static void check_bp(const Cuzk__V1__AwaitProofResponse *a, size_t parts)
 {
     assert_int_equal(a->status, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED);
-    uint32_t np = g.bp_shape.n_public;
-    groth16_proof_t proofs[BP_PARTS];
-    fr_t *in = calloc(parts * np, sizeof *in);
-    cuzk_error_t err = {0};
-    assert_non_null(in);
-    assert_int_equal(a->proof.len, parts * BELLPERSON_PROOF_BYTES);
-    assert_int_equal(a->public_signals.len, parts * np * BELLPERSON_INPUT_BYTES);
-    assert_int_equal(bellperson_proofs_read(proofs, parts, a->proof.data, a->proof.len, &err),
-                     CUZK_OK);
-    /* 32-byte big-endian scalars, partition by partition */
-    assert_int_equal(bellperson_inputs_read(in, a->public_signals.data, parts * np, &err), CUZK_OK);
-    int valid = 0;
-    assert_int_equal(groth16_verify_batch(&valid, &g.bp_key.vk, proofs, parts, in, &err), CUZK_OK);
-    assert_true(valid);
-    free(in);
+    dfix_check_bp(&g, a->proof.data, a->proof.len, a->public_signals.data, a->public_signals.len,
+                  parts);
 }
 
 /* Waits (up to 10 s) until job id is running on a device. */
@@ -445,10 +276,10 @@ static void wait_running(rig_t *r, uint64_t id)
 {
     daemon_job_info_t info = {0};
     for (int i = 0; i < 10000; i++) {
-        assert_int_equal(daemon_job_info(r->d, &info, id, NULL), CUZK_OK);
+        assert_int_equal(daemon_job_info(r->base.d, &info, id, NULL), CUZK_OK);
         if (info.state == ENGINE_JOB_RUNNING)
             return;
-        sleep_ms(1);
+        dfix_sleep_ms(1);
     }
     fail_msg("job %llu never ran (state %s)", (unsigned long long)id,
              engine_job_state_str(info.state));
@@ -498,15 +329,15 @@ static void test_bellperson(void **state)
     rig_open(r, "bellperson", 0, 2);
     rig_start(r);
     sub_t s;
-    sub_bp(&s, NULL, BP_PARTS);
+    sub_bp(&s, NULL, DFIX_BP_PARTS);
     s.req.priority = CUZK__V1__PRIORITY__HIGH;
     uint64_t id = submit_ok(r, &s, NULL);
     daemon_job_info_t info;
-    assert_int_equal(daemon_job_info(r->d, &info, id, NULL), CUZK_OK);
+    assert_int_equal(daemon_job_info(r->base.d, &info, id, NULL), CUZK_OK);
     assert_int_equal(info.priority, CUZK_PRIO_HIGH);
     assert_int_equal(info.kind, ENGINE_KIND_BELLPERSON);
     Cuzk__V1__AwaitProofResponse *a = await_id(r, id, 0);
-    check_bp(a, BP_PARTS);
+    check_bp(a, DFIX_BP_PARTS);
     assert_true(a->total_ms >= a->queue_wait_ms);
     cuzk__v1__await_proof_response__free_unpacked(a, NULL);
     /* one partition, through Prove, every priority mapped */
@@ -522,8 +353,9 @@ static void test_bellperson(void **state)
         Cuzk__V1__ProveResponse *p = NULL;
         assert_int_equal(rpc_prove(r->cl, &p, &pr, CALL_MS, NULL, NULL), CUZK_OK);
         check_bp(p->result, 1);
-        assert_int_equal(daemon_job_info(r->d, &info, strtoull(p->result->job_id, NULL, 10), NULL),
-                         CUZK_OK);
+        assert_int_equal(
+            daemon_job_info(r->base.d, &info, strtoull(p->result->job_id, NULL, 10), NULL),
+            CUZK_OK);
         assert_int_equal(info.priority, want[i]);
         cuzk__v1__prove_response__free_unpacked(p, NULL);
     }
@@ -601,13 +433,14 @@ static void test_filecoin(void **state)
         assert_non_null(strstr(p->result->error_message, "unsupported proof kind"));
         assert_int_equal(p->result->proof.len, 0);
         daemon_job_info_t info;
-        assert_int_equal(daemon_job_info(r->d, &info, strtoull(p->result->job_id, NULL, 10), NULL),
-                         CUZK_OK);
+        assert_int_equal(
+            daemon_job_info(r->base.d, &info, strtoull(p->result->job_id, NULL, 10), NULL),
+            CUZK_OK);
         assert_int_equal(info.kind, ek[i]);
         cuzk__v1__prove_response__free_unpacked(p, NULL);
     }
     daemon_stats_t ds;
-    daemon_stats(r->d, &ds);
+    daemon_stats(r->base.d, &ds);
     assert_int_equal(ds.kinds[ENGINE_KIND_POREP].failed, 1);
     assert_int_equal(ds.kinds[ENGINE_KIND_WINNING_POST].failed, 1);
     rig_close(r);
@@ -648,7 +481,7 @@ static void test_timeout(void **state)
         rpc_server_stats(r->srv, &ss);
         if (ss.busy_workers == 0)
             break;
-        sleep_ms(1);
+        dfix_sleep_ms(1);
     }
     assert_int_equal(ss.busy_workers, 0);
     /* the job went on through both */
@@ -705,7 +538,7 @@ static void test_cancel(void **state)
     assert_int_equal(cancel_id(r, b), 0);
     await_status(r, b, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED, NULL);
     daemon_stats_t ds;
-    daemon_stats(r->d, &ds);
+    daemon_stats(r->base.d, &ds);
     assert_int_equal(ds.kinds[ENGINE_KIND_BELLPERSON].cancelled, 2);
     assert_int_equal(ds.kinds[ENGINE_KIND_BELLPERSON].done, 1);
     rig_close(r);
@@ -800,7 +633,7 @@ static void test_refused(void **state)
     assert_int_equal(st.code, GRPC_STATUS_INVALID_ARGUMENT);
     /* nothing was journaled */
     daemon_stats_t ds;
-    daemon_stats(r->d, &ds);
+    daemon_stats(r->base.d, &ds);
     for (int k = 0; k < ENGINE_KIND_COUNT; k++)
         assert_int_equal(ds.kinds[k].submitted, 0);
     rig_close(r);
@@ -811,8 +644,8 @@ static void test_exhausted(void **state)
     (void)state;
     rig_t *r = &g_rig;
     rig_open(r, "resource exhausted", 300000, 1);
-    r->cfg.daemon.max_queued_jobs = 1;
-    r->cfg.daemon.max_message_bytes = (uint64_t)1 << 20;
+    r->base.cfg.daemon.max_queued_jobs = 1;
+    r->base.cfg.daemon.max_message_bytes = (uint64_t)1 << 20;
     rig_start(r);
     sub_t s;
     sub_bp(&s, "q-1", 1);
@@ -918,7 +751,7 @@ static void test_status(void **state)
     s.req.proof_kind = CUZK__V1__PROOF_KIND__WINNING_POST;
     uint64_t f = submit_ok(r, &s, NULL);
     await_status(r, f, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED, NULL);
-    sleep_ms(50);
+    dfix_sleep_ms(50);
     st = get_status(r);
     assert_int_equal(st->total_proofs_completed, 2);
     assert_int_equal(st->total_proofs_failed, 1);
@@ -992,7 +825,7 @@ static void test_preload_evict(void **state)
     assert_int_equal(preload(r, "bp", &already, &ms), GRPC_STATUS_OK);
     assert_int_equal(already, 0);
     daemon_key_info_t info;
-    assert_int_equal(daemon_key_info(r->d, &info, "bp", NULL), CUZK_OK);
+    assert_int_equal(daemon_key_info(r->base.d, &info, "bp", NULL), CUZK_OK);
     assert_int_equal(info.state, DAEMON_KEY_LOADED);
     assert_int_equal(ms, info.load_ms);
     assert_int_equal(preload(r, "bp", &already, &ms), GRPC_STATUS_OK);
@@ -1047,8 +880,8 @@ static void test_unattached(void **state)
     sub_snarkjs(&s, NULL);
     submit_fails(r, &s, GRPC_STATUS_UNAVAILABLE, "starting");
     /* attached while serving: calls reach it */
-    rig_daemon(r);
-    daemon_rpc_attach(&r->ctx, r->d);
+    dfix_rig_start(&r->base);
+    daemon_rpc_attach(&r->ctx, r->base.d);
     Cuzk__V1__GetStatusResponse *ok = get_status(r);
     assert_int_equal(ok->n_gpus, 1);
     cuzk__v1__get_status_response__free_unpacked(ok, NULL);
@@ -1095,12 +928,12 @@ static void test_shutdown(void **state)
         rpc_server_stats(r->srv, &ss);
         if (ss.busy_workers >= 1)
             break;
-        sleep_ms(1);
+        dfix_sleep_ms(1);
     }
     assert_int_equal(ss.busy_workers, 1);
-    sleep_ms(20);
+    dfix_sleep_ms(20);
     double t0 = now_s();
-    daemon_shutdown(r->d);
+    daemon_shutdown(r->base.d);
     pthread_join(th, NULL);
     assert_int_equal(w.st.code, GRPC_STATUS_UNAVAILABLE);
     assert_non_null(strstr(w.st.message, "shutting down"));
@@ -1117,16 +950,16 @@ static void test_restart(void **state)
     rig_open(r, "restart", 600000, 1);
     rig_start(r);
     sub_t s;
-    sub_bp(&s, NULL, BP_PARTS);
+    sub_bp(&s, NULL, DFIX_BP_PARTS);
     uint64_t a = submit_ok(r, &s, NULL);
     sub_snarkjs(&s, "restart-b");
     uint64_t b = submit_ok(r, &s, NULL);
     /* a has two 0.6 s partitions: b is still queued when the daemon goes */
     rig_stop(r);
-    engine_sim_set_delay(r->sim, 0);
+    engine_sim_set_delay(r->base.sim, 0);
     rig_start(r); /* the same journal, a new server on the same socket */
     Cuzk__V1__AwaitProofResponse *res = await_id(r, a, 0);
-    check_bp(res, BP_PARTS);
+    check_bp(res, DFIX_BP_PARTS);
     cuzk__v1__await_proof_response__free_unpacked(res, NULL);
     res = await_id(r, b, 0);
     check_snarkjs(res);
@@ -1136,7 +969,7 @@ static void test_restart(void **state)
     assert_int_equal(submit_ok(r, &s, &ex), b);
     assert_int_equal(ex, 1);
     daemon_stats_t ds;
-    daemon_stats(r->d, &ds);
+    daemon_stats(r->base.d, &ds);
     assert_int_equal(
         ds.kinds[ENGINE_KIND_BELLPERSON].resumed + ds.kinds[ENGINE_KIND_SNARKJS].resumed, 2);
     rig_close(r);
@@ -1240,7 +1073,7 @@ static int wait_exit(proc_t *pr, int timeout_s)
     for (int i = 0; i < timeout_s * 100 && !got; i++) {
         got = waitpid(pr->pid, &status, WNOHANG);
         if (!got)
-            sleep_ms(10);
+            dfix_sleep_ms(10);
     }
     if (!got) {
         kill(pr->pid, SIGKILL);
@@ -1279,15 +1112,15 @@ static int free_port(void)
 static void test_cli_daemon(void **state)
 {
     (void)state;
-    tu_watchdog_start(&g_cli.wd, "cuzk daemon", WATCHDOG_S, NULL, NULL);
+    tu_watchdog_start(&g_cli.wd, "cuzk daemon", DFIX_WATCHDOG_S, NULL, NULL);
     g_cli.wd_on = 1;
     char conf[160], sockdir[160], sock[200], listen[220], journal[160], log[160], line[512];
-    path_in(conf, sizeof conf, g.dir, "cli.toml");
-    path_in(sockdir, sizeof sockdir, g.dir, "run/cuzk");
-    path_in(sock, sizeof sock, sockdir, "d.sock");
+    dfix_path(conf, sizeof conf, g.dir, "cli.toml");
+    dfix_path(sockdir, sizeof sockdir, g.dir, "run/cuzk");
+    dfix_path(sock, sizeof sock, sockdir, "d.sock");
     snprintf(listen, sizeof listen, "unix://%s", sock);
-    path_in(journal, sizeof journal, g.dir, "cli-journal.db");
-    path_in(log, sizeof log, g.dir, "cli.log");
+    dfix_path(journal, sizeof journal, g.dir, "cli-journal.db");
+    dfix_path(log, sizeof log, g.dir, "cli.log");
     int port = free_port();
     FILE *f = fopen(conf, "w");
     assert_non_null(f);
@@ -1331,7 +1164,7 @@ static void test_cli_daemon(void **state)
 
     /* a second daemon on the same socket */
     char log2[160];
-    path_in(log2, sizeof log2, g.dir, "cli2.log");
+    dfix_path(log2, sizeof log2, g.dir, "cli2.log");
     proc_t d2 = spawn_daemon(log2, args);
     assert_int_equal(wait_exit(&d2, 60), 2);
     assert_true(log_has(log2, "already running"));

@@ -78,6 +78,8 @@ static void test_defaults(void **state)
     assert_string_equal(c.daemon.http_listen, "");
     assert_int_equal(c.daemon.max_message_bytes, 64 * MiB);
     assert_int_equal(c.daemon.max_queued_jobs, 1024);
+    assert_int_equal(c.daemon.rpc_workers, 128);
+    assert_int_equal(c.daemon.rpc_queue, 256);
     assert_string_equal(c.daemon.tls_cert, "");
     assert_string_equal(c.daemon.tls_key, "");
     assert_string_equal(c.daemon.journal, "cuzk-journal.db");
@@ -257,6 +259,12 @@ static void test_integers_bools_floats(void **state)
     assert_int_equal(c.daemon.max_queued_jobs, 1000);
     assert_int_equal(c.daemon.resume, 0);
     assert_int_equal(c.daemon.socket_mode, 0640);
+    parse_ok(&c, "[daemon]\nrpc_workers = 4\nrpc_queue = 0\n");
+    assert_int_equal(c.daemon.rpc_workers, 4);
+    assert_int_equal(c.daemon.rpc_queue, 0);
+    expect_fail("[daemon]\nrpc_workers = 0\n", CUZK_ERR_ARG,
+                "[daemon] rpc_workers: 0 out of range 1..256");
+    expect_fail("[daemon]\nrpc_workers = 257\n", CUZK_ERR_ARG, "out of range 1..256");
     parse_ok(&c, "[daemon]\nmax_queued_jobs = +7\nresume = true\nsocket_mode = 416\n");
     assert_int_equal(c.daemon.max_queued_jobs, 7);
     assert_int_equal(c.daemon.resume, 1);

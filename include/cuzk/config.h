@@ -92,6 +92,8 @@ typedef struct cuzk_config {
         char http_listen[CONFIG_ADDR_MAX];
         uint64_t max_message_bytes;     /* largest gRPC message, 1 KiB..2 GiB-1; 64 MiB */
         unsigned max_queued_jobs;       /* unfinished jobs before submit is refused; 1024 */
+        unsigned rpc_workers;           /* gRPC handler threads, 1..256; 128 */
+        unsigned rpc_queue;             /* calls waiting for a handler, 0..65536; 256 */
         char tls_cert[CONFIG_PATH_MAX]; /* PEM paths; both or neither (config_check); "" */
         char tls_key[CONFIG_PATH_MAX];
         char journal[CONFIG_PATH_MAX]; /* the SQLite job journal; "cuzk-journal.db" */

@@ -54,8 +54,6 @@
 #define CPU_SIM_BUDGET ((size_t)64 << 30)
 /* AwaitProof and Prove hold a worker for as long as they wait, so the pool
  * is sized for many waiting clients; a GetStatus must not queue behind them. */
-#define RPC_WORKERS 128
-#define RPC_QUEUE 256
 #define SHUTDOWN_GRACE_MS 10000
 #define OVERRIDES_MAX 256
 
@@ -348,8 +346,8 @@ static cuzk_status server_start(rpc_server_t **srv, const cuzk_config_t *cfg, da
     o.tls_cert_path = cfg->daemon.tls_cert[0] ? cfg->daemon.tls_cert : NULL;
     o.tls_key_path = cfg->daemon.tls_key[0] ? cfg->daemon.tls_key : NULL;
     o.max_message_bytes = (size_t)cfg->daemon.max_message_bytes;
-    o.workers = RPC_WORKERS;
-    o.queue_max = RPC_QUEUE;
+    o.workers = (int)cfg->daemon.rpc_workers;
+    o.queue_max = (int)cfg->daemon.rpc_queue;
     daemon_rpc_handlers(&o.handlers, ctx);
     cuzk_status s = rpc_server_new(srv, &o, err);
     if (s == CUZK_ERR_BUSY) {

@@ -651,6 +651,13 @@ static void check_status_json(const char *json, size_t len)
     assert_true(has_field(tot, "porep"));
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
     assert_true(has_field(jobs, "unfinished") && has_field(jobs, "max_queued"));
+    const cJSON *mem = cJSON_GetObjectItemCaseSensitive(root, "memory");
+    assert_true(has_field(mem, "pinned_bytes") && has_field(mem, "pinned_limit_bytes"));
+    /* the simulated CPU device gives no page-locked memory; witnesses are
+     * kept for reuse once the job is done */
+    assert_true(cJSON_GetObjectItemCaseSensitive(mem, "pinned_bytes")->valuedouble == 0);
+    assert_true(cJSON_GetObjectItemCaseSensitive(mem, "witness_buffers_kept_bytes")->valuedouble >
+                0);
     const cJSON *recent = cJSON_GetObjectItemCaseSensitive(root, "recent");
     assert_true(cJSON_GetArraySize(recent) >= 1);
     const cJSON *r0 = cJSON_GetArrayItem(recent, 0);

@@ -324,8 +324,11 @@ typedef struct daemon_stats {
     unsigned witness_queue[CUZK_PRIO_COUNT]; /* partitions waiting, by priority */
     unsigned ready_queue[CUZK_PRIO_COUNT];
     uint64_t ready_bytes;
-    uint64_t unfinished; /* jobs queued or running */
-    unsigned max_queued; /* daemon.max_queued_jobs */
+    uint64_t pinned_bytes;      /* page-locked witness buffers alive (in use and kept) */
+    uint64_t pinned_kept_bytes; /* witness buffers (page-locked or not) idle for reuse */
+    uint64_t pinned_limit;      /* memory.pinned_budget (0: no limit) */
+    uint64_t unfinished;        /* jobs queued or running */
+    unsigned max_queued;        /* daemon.max_queued_jobs */
     daemon_kind_stats_t kinds[ENGINE_KIND_COUNT];
     unsigned keys_loaded;    /* loaded or loading */
     uint64_t key_bytes;      /* their file bytes */
@@ -341,7 +344,8 @@ void daemon_stats(daemon_t *d, daemon_stats_t *out);
  * {capacity, reserved, persistent, peak}, workers {total, busy, idle},
  * proofs, failures, streamed, evictions, busy_ratio, current_job), queues[]
  * (priority, witness, ready), jobs {unfinished, queued, running,
- * max_queued}, keys[] (daemon_key_info_t's fields: circuit, format, state,
+ * max_queued}, memory {ready_bytes, pinned_bytes, pinned_limit_bytes,
+ * witness_buffers_kept_bytes}, keys[] (daemon_key_info_t's fields: circuit, format, state,
  * bytes, loaded_bytes, progress 0..1, load_ms, jobs, devices[],
  * resident_bytes), totals {<kind>: {submitted, resumed, done, failed,
  * cancelled}}, recent[] (the last DAEMON_RECENT_MAX finished jobs, newest

@@ -448,7 +448,7 @@ static void h_status(void *vctx, const rpc_call_t *call, const Cuzk__V1__GetStat
         resp->total_proofs_failed += s->kinds[k].failed;
     }
     resp->uptime_seconds = s->uptime_ms / 1000u;
-    resp->pinned_memory_bytes = 0;
+    resp->pinned_memory_bytes = s->pinned_bytes;
     resp->pinned_memory_limit_bytes = ctx->pinned_limit;
     if (!status_gpus(resp, s) || !status_keys(resp, d) || !status_queues(resp, s))
         fail_nomem(st);

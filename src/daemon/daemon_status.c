@@ -164,6 +164,9 @@ void daemon_stats(daemon_t *d, daemon_stats_t *out)
     memcpy(out->witness_queue, es.witness_queue, sizeof out->witness_queue);
     memcpy(out->ready_queue, es.ready_queue, sizeof out->ready_queue);
     out->ready_bytes = es.ready_bytes;
+    out->pinned_bytes = es.host_alloc_bytes;
+    out->pinned_kept_bytes = es.witness_pool_bytes;
+    out->pinned_limit = d->cfg.memory.pinned_budget;
     out->max_queued = d->cfg.daemon.max_queued_jobs;
     for (unsigned i = 0; i < d->n_devices && i < es.n_devices; i++) {
         const engine_device_stats_t *s = &es.devices[i];
@@ -319,6 +322,13 @@ static void json_queues(cJSON *root, const daemon_stats_t *s, int *ok)
         num(jobs, "queued", (double)queued, ok);
         num(jobs, "running", (double)running, ok);
         num(jobs, "max_queued", s->max_queued, ok);
+    }
+    cJSON *mem = obj_in(root, "memory", ok);
+    if (mem) { /* host memory of the witness stage */
+        num(mem, "ready_bytes", (double)s->ready_bytes, ok);
+        num(mem, "pinned_bytes", (double)s->pinned_bytes, ok);
+        num(mem, "pinned_limit_bytes", (double)s->pinned_limit, ok);
+        num(mem, "witness_buffers_kept_bytes", (double)s->pinned_kept_bytes, ok);
     }
     cJSON *tot = obj_in(root, "totals", ok);
     for (int k = 0; tot && k < ENGINE_KIND_COUNT; k++) {

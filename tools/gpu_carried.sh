@@ -25,6 +25,7 @@
 #   porep      cuzk bench porep, resident then streamed (POREP_K/P/N/SETUP)
 #   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
+#   daemon     cuzk daemon on the GPU, proofs through cuzk.v1 (daemon_e2e.sh)
 # Environment: NEW (default "new"), BASE (default "base"), STEPS.
 set -u -o pipefail
 
@@ -203,14 +204,21 @@ nsys_porep() {
     rm -f "$logs/porep.nsys-rep" "$logs/porep.sqlite"
 }
 
+# The daemon end to end on the GPU (tools/daemon_e2e.sh): DAEMON_K (20),
+# DAEMON_P partitions (4), DAEMON_N jobs (8), DAEMON_DEVICE (cuda), 2 workers.
+daemon_e2e() {
+    "$root/tools/daemon_e2e.sh" "$new" "${DAEMON_K:-20}" "${DAEMON_P:-4}" "${DAEMON_N:-8}" \
+        "${DAEMON_DEVICE:-cuda}" 2
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt msm ntt ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
-export bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
+export -f sanity tests check ab_msm ab_ntt msm ntt daemon_e2e ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
     sanity) run_step sanity 120 sanity ;;
@@ -229,6 +237,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
+    daemon) run_step daemon 300 daemon_e2e ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac
 done

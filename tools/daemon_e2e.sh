@@ -32,10 +32,20 @@ mkdir -p "$work/srs"
 cp "$work/gen/circuit.ccs" "$work/srs/porep.ccs"
 echo "daemon_e2e: circuit and key at 2^$k in $((SECONDS - t0)) s"
 
+# A submit carries every partition's .wtns: the daemon's message limit
+# (default 64 MiB) must hold them (2^20 x 4 partitions is 130 MB).
+wbytes=0
+for ((p = 0; p < parts; p++)); do
+    wbytes=$((wbytes + $(stat -c %s "$work/gen/witness_$p.wtns")))
+done
+msg_mib=$((wbytes / 1048576 + 2))
+[ $msg_mib -lt 64 ] && msg_mib=64
+[ $msg_mib -gt 2047 ] && fail "the witnesses ($wbytes bytes) exceed gRPC's 2 GiB message limit"
 cat >"$work/cuzk.toml" <<TOML
 [daemon]
 listen = "unix://$sock"
 journal = "$work/journal.db"
+max_message_bytes = "${msg_mib}MiB"
 [srs]
 dir = "$work/srs"
 preload = ["porep"]

@@ -1,13 +1,13 @@
 /* The CUDA Groth16 backend (include/cuzk/cuda_backend.h): a resident key
  * and circuit, and per proof: witness upload, H computation, the density
  * gathers and the five MSMs, all on one stream. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "backend/cuda/h_scalars.cuh"
 #include "backend/cuda/msm.cuh"
+#include "backend/cuda/resident.cuh"
 #include "cuzk/cuda.h"
 
 namespace cuzk_host
@@ -45,8 +45,10 @@ typedef struct cuda_backend {
     groth16_backend_t be; /* first: the table handed out */
     int device;
     size_t budget;
-    cudaStream_t s;  /* compute */
-    cudaStream_t cs; /* copies of streamed bases */
+    int workers;                /* backends on this device sharing its resident copy and budget */
+    const cuda_resident_t *res; /* the shared copy of key and circuit, or NULL (streaming) */
+    cudaStream_t s;             /* compute */
+    cudaStream_t cs;            /* copies of streamed bases */
     cudaEvent_t copied[2];
     /* resident */
     int have_key;
@@ -80,79 +82,25 @@ static void cfree(void *p)
         (void)cudaFree(p);
 }
 
-/* ---- host memory pinned in place, shared by every backend ---------------
- *
- * Workers of one device (and backends of other devices) stream the same
- * host key: the first registers it (cudaHostRegister), the others take a
- * reference, and the last one out unregisters it, so no backend unpins
- * memory that another one is still copying from. Process-wide: a
- * registration is the driver's, not a device's (portable). */
-#define HOST_PINS_MAX 64
-
-typedef struct host_pin {
-    void *p;
-    size_t bytes;
-    unsigned refs;
-} host_pin_t;
-
-static pthread_mutex_t g_pins_mu = PTHREAD_MUTEX_INITIALIZER;
-static host_pin_t g_pins[HOST_PINS_MAX];
-
-/* 1 when [p, p + bytes) is ours now (registered, or a reference taken on
- * our registration of exactly that range); 0 when it cannot be pinned. */
-static int host_pin_acquire(void *p, size_t bytes)
-{
-    int ok = 0;
-    pthread_mutex_lock(&g_pins_mu);
-    int free_slot = -1;
-    for (int i = 0; i < HOST_PINS_MAX && !ok; i++) {
-        if (g_pins[i].refs && g_pins[i].p == p && g_pins[i].bytes == bytes) {
-            g_pins[i].refs++;
-            ok = 1;
-        } else if (!g_pins[i].refs && free_slot < 0) {
-            free_slot = i;
-        }
-    }
-    if (!ok && free_slot >= 0) {
-        if (cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly) ==
-            cudaSuccess) {
-            g_pins[free_slot] = (host_pin_t){p, bytes, 1};
-            ok = 1;
-        } else {
-            (void)cudaGetLastError(); /* refused: the caller copies instead */
-        }
-    }
-    pthread_mutex_unlock(&g_pins_mu);
-    return ok;
-}
-
-static void host_pin_release(void *p)
-{
-    pthread_mutex_lock(&g_pins_mu);
-    for (int i = 0; i < HOST_PINS_MAX; i++)
-        if (g_pins[i].refs && g_pins[i].p == p) {
-            if (--g_pins[i].refs == 0) {
-                (void)cudaHostUnregister(p);
-                g_pins[i].p = NULL;
-            }
-            break;
-        }
-    pthread_mutex_unlock(&g_pins_mu);
-}
-
 static void drop_all(cuda_backend_t *x)
 {
     if (x->s)
         (void)cudaStreamSynchronize(x->s);
     if (x->cs)
         (void)cudaStreamSynchronize(x->cs);
+    if (x->res) { /* borrowed from the shared copy: not ours to free */
+        memset(&x->dc, 0, sizeof x->dc);
+        x->a_idx = x->b_idx = NULL;
+        cuda_resident_release(x->res);
+        x->res = NULL;
+    }
     for (int i = 0; i < Q_N; i++) {
         if (!x->q[i].dev_borrowed)
             cfree(x->q[i].dev);
         if (x->q[i].host_own)
             (void)cudaFreeHost(x->q[i].host_own);
         if (x->q[i].host_reg)
-            host_pin_release(x->q[i].host_reg);
+            cuda_host_pin_release(x->q[i].host_reg);
     }
     memset(x->q, 0, sizeof x->q);
     cfree(x->chunk[0]);
@@ -205,11 +153,18 @@ static size_t g1_max(const groth16_pk_t *pk)
 #define MIN_CHUNK ((size_t)1 << 12)
 
 extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
-                                              const circuit_t *c, size_t budget,
-                                              cuzk_error_t *err)
+                                              const circuit_t *c, size_t budget, cuzk_error_t *err)
 {
-    if (!out || !pk || !c)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_plan: NULL argument");
+    return cuzk_cuda_backend_plan_shared(out, pk, c, budget, 1, err);
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
+                                                     const circuit_t *c, size_t budget, int workers,
+                                                     cuzk_error_t *err)
+{
+    if (!out || !pk || !c || workers < 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuzk_cuda_backend_plan: NULL argument or workers < 1");
     memset(out, 0, sizeof *out);
     size_t m = (size_t)1 << pk->log_m, g1n = g1_max(pk);
     size_t idx = pk->conv == GROTH16_BELLPERSON ? pk->a.n + pk->b_g1.n : 0;
@@ -228,11 +183,15 @@ extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth
     out->key_bytes = key;
     out->scratch_bytes = fixed + cuda_msm_plan_bytes(CUDA_CURVE_G1, g1n, 0) +
                          cuda_msm_plan_bytes(CUDA_CURVE_G2, pk->b_g2.n, 0);
-    out->total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
+    /* resident: one shared copy of key and circuit, scratch for each worker */
+    out->total = out->key_bytes + out->circuit_bytes + (size_t)workers * out->scratch_bytes;
     if (!budget || out->total <= budget || host_key == 0)
         return CUZK_OK;
-    /* Streaming: the largest power-of-two chunk whose two buffers and MSM
-     * plans fit beside the fixed part. */
+    /* Streaming, each worker on its own share of the budget: the largest
+     * power-of-two chunk whose two buffers and MSM plans fit beside the
+     * fixed part (the circuit and the per-proof vectors). */
+    size_t w_total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
+    budget /= (size_t)workers;
     size_t base = out->circuit_bytes + fixed, top = MIN_CHUNK;
     while (top < g1n)
         top *= 2;
@@ -248,13 +207,14 @@ extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth
             return CUZK_OK;
         }
     }
+    out->total = w_total;
     return cuzk_error_set(err, CUZK_ERR_NOMEM,
                           "the proof needs %.2f GiB on the GPU with the key resident (key %.2f, "
                           "circuit %.2f, scratch %.2f), and more than the VRAM budget of %.2f GiB "
-                          "even with the bases streamed from host memory",
+                          "%seven with the bases streamed from host memory",
                           out->total / 1073741824.0, out->key_bytes / 1073741824.0,
                           out->circuit_bytes / 1073741824.0, out->scratch_bytes / 1073741824.0,
-                          budget / 1073741824.0);
+                          budget / 1073741824.0, workers > 1 ? "per worker " : "");
 }
 
 /* ---- residency ----------------------------------------------------------- */
@@ -307,7 +267,7 @@ static cuzk_status pin_host_bases(base_set_t *b, const void *data, size_t bytes,
     b->host = data;
     if (!bytes)
         return CUZK_OK;
-    if (host_pin_acquire((void *)data, bytes)) {
+    if (cuda_host_pin_acquire((void *)data, bytes)) {
         b->host_reg = (void *)data;
         return CUZK_OK;
     }
@@ -323,28 +283,155 @@ static cuzk_status pin_host_bases(base_set_t *b, const void *data, size_t bytes,
     return CUZK_OK;
 }
 
-/* One query's bases: decoded on the device (resident), borrowed from the
- * device (MSM_BASES_DEVICE) or read from pinned host memory (streaming). */
+/* One query's bases when streaming: borrowed from the device
+ * (MSM_BASES_DEVICE) or read from pinned host memory. */
 static cuzk_status load_bases(cuda_backend_t *x, base_set_t *b, const groth16_query_t *q, int g2,
                               cuzk_error_t *err)
 {
     b->n = q->n;
     b->g2 = g2;
     b->fmt = q->bases.fmt;
-    size_t bytes = b->n * rec_bytes(b);
-    cuzk_status st;
     if (b->fmt == MSM_BASES_DEVICE)
         return borrow_device_bases(x, b, q->bases.data, err);
-    if (x->streaming)
-        return pin_host_bases(b, q->bases.data, bytes, err);
-    if ((st = dalloc(&b->dev, bytes, err)) != CUZK_OK)
+    return pin_host_bases(b, q->bases.data, b->n * rec_bytes(b), err);
+}
+
+/* ---- the shared resident copy (resident.cuh) ---------------------------- */
+
+typedef struct load_ctx {
+    cuda_backend_t *x;
+    const groth16_pk_t *pk;
+    const circuit_t *c;
+} load_ctx_t;
+
+static const groth16_query_t *query_of(const groth16_pk_t *pk, int i)
+{
+    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
+    return q[i];
+}
+
+static void resident_free(cuda_resident_t *r)
+{
+    for (int i = 0; i < Q_N; i++)
+        cfree(r->dev[i]);
+    cuda_circuit_free(&r->dc);
+    cfree(r->a_idx);
+    cfree(r->b_idx);
+    memset(r, 0, sizeof *r);
+}
+
+/* Uploads the circuit, the density lists and the bases that are not the
+ * key's own device memory, on the loading backend's stream. */
+static cuzk_status resident_load(cuda_resident_t *r, void *vctx, cuzk_error_t *err)
+{
+    const load_ctx_t *L = (const load_ctx_t *)vctx;
+    cudaStream_t s = L->x->s;
+    groth16_query_indices_t ix;
+    cuzk_status st = groth16_query_indices(&ix, L->pk, L->c, err);
+    if (st != CUZK_OK)
         return st;
-    return g2 ? cuda_bases_upload_g2((dg2_affine_t *)b->dev, &q->bases, b->n, x->s, err)
-              : cuda_bases_upload_g1((dg1_affine_t *)b->dev, &q->bases, b->n, x->s, err);
+    if ((st = groth16_query_check(L->pk, &ix, err)) == CUZK_OK)
+        st = cuda_circuit_upload(&r->dc, L->c, s, err);
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++) {
+        const groth16_query_t *q = query_of(L->pk, i);
+        if (q->bases.fmt == MSM_BASES_DEVICE || q->n == 0)
+            continue;
+        int g2 = i == Q_B2;
+        size_t bytes = q->n * (g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
+        if ((st = dalloc(&r->dev[i], bytes, err)) != CUZK_OK)
+            break;
+        r->bytes += bytes;
+        st = g2 ? cuda_bases_upload_g2((dg2_affine_t *)r->dev[i], &q->bases, q->n, s, err)
+                : cuda_bases_upload_g1((dg1_affine_t *)r->dev[i], &q->bases, q->n, s, err);
+    }
+    if (st == CUZK_OK && ix.a && (st = upload_idx(&r->a_idx, ix.a, ix.n_a, s, err)) == CUZK_OK)
+        st = upload_idx(&r->b_idx, ix.b, ix.n_b, s, err);
+    /* the host's index lists and key records must outlive the copies */
+    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(s), st == CUZK_OK ? err : NULL);
+    st = st == CUZK_OK ? s2 : st;
+    r->n_a = ix.n_a;
+    r->n_b = ix.n_b;
+    r->n_l = ix.n_l;
+    r->bytes += r->dc.bytes + (ix.a ? (ix.n_a + ix.n_b) * sizeof(uint32_t) : 0);
+    groth16_query_indices_free(&ix);
+    if (st != CUZK_OK)
+        resident_free(r);
+    return st;
+}
+
+/* Takes (or loads) the shared copy and points the backend's key, circuit
+ * and lists at it. */
+static cuzk_status adopt_shared(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
+                                cuzk_error_t *err)
+{
+    cuda_resident_id_t id;
+    memset(&id, 0, sizeof id);
+    id.device = x->device;
+    for (int i = 0; i < Q_N; i++) {
+        id.data[i] = query_of(pk, i)->bases.data;
+        id.n[i] = query_of(pk, i)->n;
+    }
+    id.conv = (int)pk->conv;
+    id.circuit = c;
+    for (int i = 0; i < 3; i++)
+        id.nnz[i] = c->m[i].nnz;
+    id.n_rows = c->n_rows;
+    id.n_vars = c->n_vars;
+    load_ctx_t L = {x, pk, c};
+    int loaded = 0;
+    cuzk_status st =
+        cuda_resident_acquire(&x->res, &loaded, &id, resident_load, resident_free, &L, err);
+    if (st != CUZK_OK)
+        return st;
+    const cuda_resident_t *r = x->res;
+    x->dc = r->dc;
+    x->a_idx = r->a_idx;
+    x->b_idx = r->b_idx;
+    x->n_a = r->n_a;
+    x->n_b = r->n_b;
+    x->n_l = r->n_l;
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++) {
+        const groth16_query_t *q = query_of(pk, i);
+        base_set_t *b = &x->q[i];
+        b->n = q->n;
+        b->g2 = i == Q_B2;
+        b->fmt = q->bases.fmt;
+        if (b->fmt == MSM_BASES_DEVICE) {
+            st = borrow_device_bases(x, b, q->bases.data, err);
+        } else {
+            b->dev = r->dev[i];
+            b->dev_borrowed = 1;
+        }
+    }
+    return st;
+}
+
+/* The streaming layout: this backend's own circuit, lists and pins. */
+static cuzk_status load_own(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
+                            cuzk_error_t *err)
+{
+    groth16_query_indices_t ix;
+    cuzk_status st = groth16_query_indices(&ix, pk, c, err);
+    if (st != CUZK_OK)
+        return st;
+    if ((st = groth16_query_check(pk, &ix, err)) == CUZK_OK)
+        st = cuda_circuit_upload(&x->dc, c, x->s, err);
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++)
+        st = load_bases(x, &x->q[i], query_of(pk, i), i == Q_B2, err);
+    if (st == CUZK_OK && ix.a && (st = upload_idx(&x->a_idx, ix.a, ix.n_a, x->s, err)) == CUZK_OK)
+        st = upload_idx(&x->b_idx, ix.b, ix.n_b, x->s, err);
+    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(x->s), st == CUZK_OK ? err : NULL);
+    st = st == CUZK_OK ? s2 : st; /* ix may go now */
+    x->n_a = ix.n_a;
+    x->n_b = ix.n_b;
+    x->n_l = ix.n_l;
+    groth16_query_indices_free(&ix);
+    return st;
 }
 
 /* Makes the device hold pk and c (and scratch for them), or keeps what it
- * holds when they are the same. */
+ * holds when they are the same. Resident: the copy shared with the other
+ * backends on this device; streaming: its own. */
 static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
                                    double *t_load, cuzk_error_t *err)
 {
@@ -358,55 +445,40 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     double t0 = now_s();
     drop_all(x);
     cuzk_cuda_plan_t plan;
-    cuzk_status st = cuzk_cuda_backend_plan(&plan, pk, c, x->budget, err);
+    cuzk_status st = cuzk_cuda_backend_plan_shared(&plan, pk, c, x->budget, x->workers, err);
     if (st != CUZK_OK)
         return st;
     x->streaming = plan.streaming;
     x->chunk_points = plan.chunk_points;
-    groth16_query_indices_t ix;
-    if ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK)
-        return st;
-    if ((st = groth16_query_check(pk, &ix, err)) != CUZK_OK) {
-        groth16_query_indices_free(&ix);
-        return st;
-    }
     size_t m = (size_t)1 << pk->log_m;
     size_t n1 = x->streaming ? x->chunk_points : g1_max(pk);
     size_t n2 = x->streaming ? x->chunk_points / 2 : pk->b_g2.n;
     cudaStream_t s = x->s;
-    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
-    st = cuda_circuit_upload(&x->dc, c, s, err);
-    for (int i = 0; i < Q_N && st == CUZK_OK; i++)
-        st = load_bases(x, &x->q[i], q[i], i == Q_B2, err);
+    st = x->streaming ? load_own(x, pk, c, err) : adopt_shared(x, pk, c, err);
     if (st == CUZK_OK && x->streaming &&
         (st = dalloc(&x->chunk[0], x->chunk_points * sizeof(dg1_affine_t), err)) == CUZK_OK)
         st = dalloc(&x->chunk[1], x->chunk_points * sizeof(dg1_affine_t), err);
-    if (st == CUZK_OK && ix.a && (st = upload_idx(&x->a_idx, ix.a, ix.n_a, s, err)) == CUZK_OK &&
-        (st = upload_idx(&x->b_idx, ix.b, ix.n_b, s, err)) == CUZK_OK &&
-        (st = dalloc((void **)&x->sa, ix.n_a * sizeof(dfr_t), err)) == CUZK_OK)
-        st = dalloc((void **)&x->sb, ix.n_b * sizeof(dfr_t), err);
+    if (st == CUZK_OK && x->a_idx &&
+        (st = dalloc((void **)&x->sa, x->n_a * sizeof(dfr_t), err)) == CUZK_OK)
+        st = dalloc((void **)&x->sb, x->n_b * sizeof(dfr_t), err);
     if (st == CUZK_OK &&
         (st = dalloc((void **)&x->w, pk->n_vars * sizeof(dfr_t), err)) == CUZK_OK &&
         (st = dalloc((void **)&x->p, m * sizeof(dfr_t), err)) == CUZK_OK &&
         (st = cuda_h_plan_init(&x->hp, pk->log_m, pk->conv, s, err)) == CUZK_OK &&
         (st = cuda_msm_plan_init(&x->g1, CUDA_CURVE_G1, n1, 0, err)) == CUZK_OK &&
         (st = cuda_msm_plan_init(&x->g2, CUDA_CURVE_G2, n2, 0, err)) == CUZK_OK)
-        st = CUDA_CHECK(cudaStreamSynchronize(s), err); /* ix and the key may go now */
+        st = CUDA_CHECK(cudaStreamSynchronize(s), err);
     if (st == CUZK_OK) {
         x->have_key = 1;
         x->key = k;
         x->circ = c;
         for (int i = 0; i < 3; i++)
             x->circ_nnz[i] = c->m[i].nnz;
-        x->n_a = ix.n_a;
-        x->n_b = ix.n_b;
-        x->n_l = ix.n_l;
         x->n_w = pk->n_vars;
         *t_load = now_s() - t0;
     } else {
         drop_all(x);
     }
-    groth16_query_indices_free(&ix);
     return st;
 }
 
@@ -470,8 +542,8 @@ static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t 
     else
         g1_jac_set_inf((g1_jac_t *)out);
     if (n > b->n)
-        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: %zu scalars for %zu bases",
-                              n, b->n);
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: %zu scalars for %zu bases", n,
+                              b->n);
     if (n == 0)
         return CUZK_OK;
     if (b->dev)
@@ -488,8 +560,8 @@ __global__ void gather_kernel(dfr_t *out, const dfr_t *w, const uint32_t *idx, s
         out[i] = w[idx[i]];
 }
 
-static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n,
-                          cudaStream_t s, cuzk_error_t *err)
+static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n, cudaStream_t s,
+                          cuzk_error_t *err)
 {
     if (n == 0)
         return CUZK_OK;
@@ -519,8 +591,9 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         goto out;
     }
     t = now_s();
-    if ((st = CUDA_CHECK(cudaMemcpyAsync(x->w, w, x->n_w * sizeof(dfr_t), cudaMemcpyHostToDevice, s),
-                         err)) != CUZK_OK ||
+    if ((st =
+             CUDA_CHECK(cudaMemcpyAsync(x->w, w, x->n_w * sizeof(dfr_t), cudaMemcpyHostToDevice, s),
+                        err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
     out->t_upload = now_s() - t;
@@ -604,8 +677,16 @@ static void release_streams(cuda_backend_t *x)
 extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,
                                              size_t vram_budget, cuzk_error_t *err)
 {
-    if (!out)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_new: out is NULL");
+    return cuzk_cuda_backend_new_shared(out, device, vram_budget, 1, err);
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int device,
+                                                    size_t vram_budget, int workers,
+                                                    cuzk_error_t *err)
+{
+    if (!out || workers < 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuzk_cuda_backend_new: out is NULL or workers < 1");
     *out = NULL;
     int count = 0, caller = 0;
     cuzk_status st = cuzk_cuda_device_count(&count, err);
@@ -618,6 +699,7 @@ extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device
     if (!x)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "cuzk_cuda_backend_new: out of memory");
     x->device = device;
+    x->workers = workers;
     if ((st = CUDA_CHECK(cudaGetDevice(&caller), err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaSetDevice(device), err)) != CUZK_OK) {
         free(x);

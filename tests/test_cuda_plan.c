@@ -1,18 +1,39 @@
 /* The CUDA backend's memory plan for several workers sharing one device
- * (cuzk_cuda_backend_plan_shared): host arithmetic only, so it runs
- * without a GPU. One copy of key and circuit, scratch per worker, while
- * that fits; past it each worker streams on its share of the budget; too
- * small a budget is refused with the numbers. */
+ * (cuzk_cuda_backend_plan_shared), host arithmetic, without a GPU: one
+ * copy of key and circuit, scratch per worker, while that fits; past it
+ * each worker streams on its share of the budget; below that the lean
+ * layout; too small a budget is refused with the numbers.
+ * On a GPU: proofs in every layout (resident, streamed, lean, two backends
+ * sharing one copy) are byte-identical to the CPU's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "cuzk/cuda.h"
 #include "cuzk/cuda_backend.h"
+#include "cuzk/bellperson.h"
 #include "cuzk/gen.h"
 #include "cuzk/setup.h"
+
+/* The smallest budget (to 4 KiB) under which the plan still succeeds. */
+static size_t smallest_budget(const groth16_pk_t *pk, const circuit_t *c, size_t hi)
+{
+    cuzk_cuda_plan_t p;
+    cuzk_error_t e = {0};
+    size_t lo = 0;
+    while (hi - lo > 4096) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cuzk_cuda_backend_plan_shared(&p, pk, c, mid, 1, &e) == CUZK_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
 
 static void test_shared_plan(void **state)
 {
@@ -63,6 +84,20 @@ static void test_shared_plan(void **state)
     cuzk_status sb = cuzk_cuda_backend_plan_shared(&b, &pk, &c, small, 1, &e);
     assert_int_equal(sa, sb);
     assert_memory_equal(&a, &b, sizeof a);
+    /* below what streaming the bases needs: the lean layout (the circuit
+     * streamed, smaller scratch), within the budget, before a refusal */
+    cuzk_cuda_plan_t p;
+    size_t hi = smallest_budget(&pk, &c, one.total);
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&p, &pk, &c, hi, 1, &e), CUZK_OK);
+    assert_true(p.streaming && p.lean);
+    assert_true(p.total <= hi);
+    assert_true(p.circuit_bytes < one.circuit_bytes);
+    assert_true(p.total == p.key_bytes + p.circuit_bytes + p.scratch_bytes);
+    /* a snarkjs key never goes lean (its H needs the third vector) */
+    pk.conv = GROTH16_SNARKJS;
+    if (cuzk_cuda_backend_plan_shared(&p, &pk, &c, hi, 1, &e) == CUZK_OK)
+        assert_false(p.lean);
+    pk.conv = GROTH16_BELLPERSON;
     /* far too small: refused with the numbers */
     assert_int_equal(cuzk_cuda_backend_plan_shared(&b, &pk, &c, 4096, 2, &e), CUZK_ERR_NOMEM);
     assert_non_null(strstr(e.msg, "VRAM budget"));
@@ -72,10 +107,95 @@ static void test_shared_plan(void **state)
     circuit_free(&c);
 }
 
+/* One proof on a CUDA backend of budget (workers sharing), as bytes. */
+static void gpu_proof(uint8_t out[192], groth16_backend_t *be, const groth16_pk_t *pk,
+                      const circuit_t *c, const fr_t *w, const fr_t *r, const fr_t *s)
+{
+    groth16_proof_t pr;
+    groth16_prove_opts_t o = {0};
+    cuzk_error_t e = {0};
+    if (groth16_prove(&pr, pk, c, w, r, s, be, &o, &e) != CUZK_OK)
+        fail_msg("GPU prove: %s", e.msg);
+    bellperson_proof_write(out, &pr);
+}
+
+static void test_gpu_layouts(void **state)
+{
+    (void)state;
+    int gpus = 0;
+    if (cuzk_cuda_device_count(&gpus, NULL) != CUZK_OK || gpus == 0) {
+        print_message("test_cuda_plan: no GPU: the layouts' proofs are not checked here\n");
+        skip();
+    }
+    for (unsigned k = 10; k <= 16; k += 6) {
+        gen_shape_t sh;
+        circuit_t c;
+        cuzk_error_t e = {0};
+        assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
+        assert_int_equal(gen_porep_circuit(&c, &sh, 9, 0, &e), CUZK_OK);
+        fr_t *w = malloc((size_t)sh.n_vars * sizeof *w);
+        assert_non_null(w);
+        assert_int_equal(gen_porep_witness(w, &sh, 9, 0, 0, &e), CUZK_OK);
+        groth16_toxic_t tw;
+        groth16_toxic_from_seed(&tw, 1000 + k);
+        groth16_key_t key;
+        assert_int_equal(groth16_setup_toxic(&key, &c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
+        groth16_pk_t pk;
+        groth16_key_pk(&pk, &key);
+        fr_t r, s;
+        fr_from_u64(&r, 12345 + k);
+        fr_from_u64(&s, 67890 + k);
+        groth16_proof_t ref;
+        groth16_prove_opts_t o = {0};
+        assert_int_equal(groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &o, &e),
+                         CUZK_OK);
+        uint8_t want[192], got[192];
+        bellperson_proof_write(want, &ref);
+
+        cuzk_cuda_plan_t full, p;
+        assert_int_equal(cuzk_cuda_backend_plan(&full, &pk, &c, 0, &e), CUZK_OK);
+        size_t lean = smallest_budget(&pk, &c, full.total);
+        assert_int_equal(cuzk_cuda_backend_plan(&p, &pk, &c, lean, &e), CUZK_OK);
+        assert_true(p.lean);
+        /* resident, streamed (just below resident), lean */
+        size_t budgets[3] = {0, full.total - 4096, lean};
+        for (int i = 0; i < 3; i++) {
+            groth16_backend_t *be = NULL;
+            assert_int_equal(cuzk_cuda_backend_new(&be, 0, budgets[i] ? budgets[i] : 0, &e),
+                             CUZK_OK);
+            for (int rep = 0; rep < 2; rep++) { /* the second proof reuses the layout */
+                gpu_proof(got, be, &pk, &c, w, &r, &s);
+                if (memcmp(got, want, 192))
+                    fail_msg("2^%u, layout %d, proof %d: differs from the CPU's", k, i, rep);
+            }
+            cuzk_cuda_backend_free(be);
+        }
+        /* two backends sharing one resident copy, freed in either order */
+        groth16_backend_t *b1 = NULL, *b2 = NULL;
+        assert_int_equal(cuzk_cuda_backend_new_shared(&b1, 0, 0, 2, &e), CUZK_OK);
+        assert_int_equal(cuzk_cuda_backend_new_shared(&b2, 0, 0, 2, &e), CUZK_OK);
+        gpu_proof(got, b1, &pk, &c, w, &r, &s);
+        assert_memory_equal(got, want, 192);
+        gpu_proof(got, b2, &pk, &c, w, &r, &s);
+        assert_memory_equal(got, want, 192);
+        cuzk_cuda_backend_free(b1);
+        gpu_proof(got, b2, &pk, &c, w, &r, &s); /* still holds the copy */
+        assert_memory_equal(got, want, 192);
+        cuzk_cuda_backend_free(b2);
+        print_message("  2^%u: resident, streamed, lean (%.1f MiB) and shared proofs equal the "
+                      "CPU's\n",
+                      k, (double)lean / 1048576.0);
+        groth16_key_free(&key);
+        circuit_free(&c);
+        free(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_plan),
+        cmocka_unit_test(test_gpu_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,9 @@
  * memory (copied there once) and stream through two device buffers in
  * chunks sized from the budget: the copy of chunk i + 1 (a copy stream)
  * overlaps the MSM of chunk i (the compute stream). When not even that
- * fits, CUZK_ERR_NOMEM names the numbers.
+ * fits (bellperson), the lean layout streams the circuit's matrices as
+ * well and reuses the H scratch vector for the gathered A and B scalars.
+ * When nothing fits, CUZK_ERR_NOMEM names the numbers.
  *
  * One backend serves one proof at a time (calls on it are serialised by
  * the caller). Defined in libcuzk_cuda (builds with nvcc only). Rules as in
@@ -61,6 +63,10 @@ typedef struct cuzk_cuda_plan {
     size_t key_bytes, circuit_bytes, scratch_bytes, total;
     int streaming;
     size_t chunk_points;
+    /* streaming with the circuit streamed too (its CSR copied in blocks
+     * per product) and the gathered A/B scalars in the H scratch vector:
+     * the layout for budgets that cannot hold the circuit (bellperson) */
+    int lean;
 } cuzk_cuda_plan_t;
 cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
                                    const circuit_t *c, size_t budget, cuzk_error_t *err);

@@ -55,6 +55,7 @@ typedef struct cuda_backend {
     key_id_t key;
     base_set_t q[Q_N];
     int streaming;
+    int lean;            /* streaming, the circuit streamed too, sa = sb = the H scratch (hp.b) */
     size_t chunk_points; /* G1 points per chunk buffer (G2: half) */
     void *chunk[2];
     const circuit_t *circ; /* the circuit the device copy was made from */
@@ -110,8 +111,10 @@ static void drop_all(cuda_backend_t *x)
     cfree(x->b_idx);
     cfree(x->w);
     cfree(x->p);
-    cfree(x->sa);
-    cfree(x->sb);
+    if (!x->lean) { /* lean: they are the H plan's scratch */
+        cfree(x->sa);
+        cfree(x->sb);
+    }
     cuda_circuit_free(&x->dc);
     cuda_h_plan_free(&x->hp);
     cuda_msm_plan_free(&x->g1);
@@ -120,6 +123,7 @@ static void drop_all(cuda_backend_t *x)
     x->w = x->p = x->sa = x->sb = NULL;
     x->have_key = 0;
     x->streaming = 0;
+    x->lean = 0;
     x->circ = NULL;
 }
 
@@ -151,6 +155,44 @@ static size_t g1_max(const groth16_pk_t *pk)
 }
 
 #define MIN_CHUNK ((size_t)1 << 12)
+
+#define LEAN_SET_MAX ((size_t)256 << 20) /* each of the streamed circuit's two buffer sets */
+#define LEAN_SET_MIN ((size_t)64 << 10)
+#define LEAN_MSM_SCRATCH ((size_t)512 << 20) /* sorted entries + buckets of a lean MSM plan */
+
+/* A lean layout's stream buffer sets: a sixteenth of the resident circuit
+ * (small circuits need not pay for 256 MiB sets), within the bounds. */
+static size_t lean_set_bytes(const circuit_t *c)
+{
+    size_t b = cuda_circuit_bytes(c) / 16;
+    return b < LEAN_SET_MIN ? LEAN_SET_MIN : b > LEAN_SET_MAX ? LEAN_SET_MAX : b;
+}
+
+/* The largest power-of-two chunk whose two buffers and MSM plans (with
+ * scratch_limit) fit budget beside circ (the circuit's device bytes) and
+ * fixed (the per-proof vectors): fills out's streaming fields; 0 when
+ * none fits. */
+static int stream_fit(cuzk_cuda_plan_t *out, size_t circ, size_t fixed, size_t budget, size_t g1n,
+                      size_t scratch_limit)
+{
+    size_t base = circ + fixed, top = MIN_CHUNK;
+    while (top < g1n)
+        top *= 2;
+    for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2) {
+        size_t need = 2 * ch * sizeof(dg1_affine_t) +
+                      cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, scratch_limit) +
+                      cuda_msm_plan_bytes(CUDA_CURVE_G2, ch / 2, scratch_limit);
+        if (base + need <= budget) {
+            out->streaming = 1;
+            out->chunk_points = ch;
+            out->key_bytes = 2 * ch * sizeof(dg1_affine_t);
+            out->scratch_bytes = need - out->key_bytes + fixed;
+            out->total = base + need;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
                                               const circuit_t *c, size_t budget, cuzk_error_t *err)
@@ -192,18 +234,17 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
      * fixed part (the circuit and the per-proof vectors). */
     size_t w_total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
     budget /= (size_t)workers;
-    size_t base = out->circuit_bytes + fixed, top = MIN_CHUNK;
-    while (top < g1n)
-        top *= 2;
-    for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2) {
-        size_t need = 2 * ch * sizeof(dg1_affine_t) + cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, 0) +
-                      cuda_msm_plan_bytes(CUDA_CURVE_G2, ch / 2, 0);
-        if (base + need <= budget) {
-            out->streaming = 1;
-            out->chunk_points = ch;
-            out->key_bytes = 2 * ch * sizeof(dg1_affine_t);
-            out->scratch_bytes = need - out->key_bytes + fixed;
-            out->total = base + need;
+    if (stream_fit(out, out->circuit_bytes, fixed, budget, g1n, 0))
+        return CUZK_OK;
+    /* Lean (bellperson): the circuit streams too, and the gathered A and B
+     * scalars take the H scratch vector's place in turn (it is free once
+     * H is made); smaller MSM scratch. */
+    if (pk->conv == GROTH16_BELLPERSON && pk->a.n <= m && pk->b_g1.n <= m) {
+        size_t circ = cuda_circuit_bytes_streamed(c, lean_set_bytes(c)) + idx * sizeof(uint32_t);
+        size_t lean = cuda_h_plan_bytes(pk->log_m, pk->conv) + (pk->n_vars + m) * sizeof(dfr_t);
+        if (stream_fit(out, circ, lean, budget, g1n, LEAN_MSM_SCRATCH)) {
+            out->lean = 1;
+            out->circuit_bytes = circ;
             return CUZK_OK;
         }
     }
@@ -211,7 +252,7 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
     return cuzk_error_set(err, CUZK_ERR_NOMEM,
                           "the proof needs %.2f GiB on the GPU with the key resident (key %.2f, "
                           "circuit %.2f, scratch %.2f), and more than the VRAM budget of %.2f GiB "
-                          "%seven with the bases streamed from host memory",
+                          "%seven with the bases and the circuit streamed from host memory",
                           out->total / 1073741824.0, out->key_bytes / 1073741824.0,
                           out->circuit_bytes / 1073741824.0, out->scratch_bytes / 1073741824.0,
                           budget / 1073741824.0, workers > 1 ? "per worker " : "");
@@ -415,7 +456,8 @@ static cuzk_status load_own(cuda_backend_t *x, const groth16_pk_t *pk, const cir
     if (st != CUZK_OK)
         return st;
     if ((st = groth16_query_check(pk, &ix, err)) == CUZK_OK)
-        st = cuda_circuit_upload(&x->dc, c, x->s, err);
+        st = x->lean ? cuda_circuit_attach_streamed(&x->dc, c, lean_set_bytes(c), x->s, err)
+                     : cuda_circuit_upload(&x->dc, c, x->s, err);
     for (int i = 0; i < Q_N && st == CUZK_OK; i++)
         st = load_bases(x, &x->q[i], query_of(pk, i), i == Q_B2, err);
     if (st == CUZK_OK && ix.a && (st = upload_idx(&x->a_idx, ix.a, ix.n_a, x->s, err)) == CUZK_OK)
@@ -449,7 +491,9 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     if (st != CUZK_OK)
         return st;
     x->streaming = plan.streaming;
+    x->lean = plan.lean;
     x->chunk_points = plan.chunk_points;
+    size_t msm_scratch = x->lean ? LEAN_MSM_SCRATCH : 0;
     size_t m = (size_t)1 << pk->log_m;
     size_t n1 = x->streaming ? x->chunk_points : g1_max(pk);
     size_t n2 = x->streaming ? x->chunk_points / 2 : pk->b_g2.n;
@@ -458,16 +502,18 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     if (st == CUZK_OK && x->streaming &&
         (st = dalloc(&x->chunk[0], x->chunk_points * sizeof(dg1_affine_t), err)) == CUZK_OK)
         st = dalloc(&x->chunk[1], x->chunk_points * sizeof(dg1_affine_t), err);
-    if (st == CUZK_OK && x->a_idx &&
+    if (st == CUZK_OK && x->a_idx && !x->lean &&
         (st = dalloc((void **)&x->sa, x->n_a * sizeof(dfr_t), err)) == CUZK_OK)
         st = dalloc((void **)&x->sb, x->n_b * sizeof(dfr_t), err);
     if (st == CUZK_OK &&
         (st = dalloc((void **)&x->w, pk->n_vars * sizeof(dfr_t), err)) == CUZK_OK &&
         (st = dalloc((void **)&x->p, m * sizeof(dfr_t), err)) == CUZK_OK &&
         (st = cuda_h_plan_init(&x->hp, pk->log_m, pk->conv, s, err)) == CUZK_OK &&
-        (st = cuda_msm_plan_init(&x->g1, CUDA_CURVE_G1, n1, 0, err)) == CUZK_OK &&
-        (st = cuda_msm_plan_init(&x->g2, CUDA_CURVE_G2, n2, 0, err)) == CUZK_OK)
+        (st = cuda_msm_plan_init(&x->g1, CUDA_CURVE_G1, n1, msm_scratch, err)) == CUZK_OK &&
+        (st = cuda_msm_plan_init(&x->g2, CUDA_CURVE_G2, n2, msm_scratch, err)) == CUZK_OK)
         st = CUDA_CHECK(cudaStreamSynchronize(s), err);
+    if (st == CUZK_OK && x->lean) /* the plan checked n_a, n_b <= m */
+        x->sa = x->sb = x->hp.b;
     if (st == CUZK_OK) {
         x->have_key = 1;
         x->key = k;
@@ -602,19 +648,22 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
     out->t_h = now_s() - t;
+    /* the density gathers just before their MSMs: lean, sa and sb are one
+     * buffer (A's MSM is done, on this stream, before B's gather) */
     sa = sb = x->w;
-    if (x->a_idx) {
-        if ((st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK ||
-            (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
-            goto out;
-        sa = x->sa;
-        sb = x->sb;
-    }
     t = now_s();
+    if (x->a_idx && (st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK)
+        goto out;
+    if (x->a_idx)
+        sa = x->sa;
     if ((st = run_msm(x, &out->a, Q_A, sa, x->n_a, err)) != CUZK_OK)
         goto out;
     out->t_a = now_s() - t;
     t = now_s();
+    if (x->a_idx && (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
+        goto out;
+    if (x->a_idx)
+        sb = x->sb;
     if ((st = run_msm(x, &out->b2, Q_B2, sb, x->n_b, err)) != CUZK_OK ||
         (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, x->n_b, err)) != CUZK_OK))
         goto out;

@@ -156,16 +156,18 @@ static size_t g1_max(const groth16_pk_t *pk)
 
 #define MIN_CHUNK ((size_t)1 << 12)
 
-#define LEAN_SET_MAX ((size_t)256 << 20) /* each of the streamed circuit's two buffer sets */
-#define LEAN_SET_MIN ((size_t)64 << 10)
+#define LEAN_SET_MAX ((size_t)256 << 20)     /* each of the streamed circuit's two buffer sets */
+#define LEAN_SET_MIN ((size_t)4 << 10)       /* small: many blocks, which tests like */
 #define LEAN_MSM_SCRATCH ((size_t)512 << 20) /* sorted entries + buckets of a lean MSM plan */
 
 /* A lean layout's stream buffer sets: a sixteenth of the resident circuit
- * (small circuits need not pay for 256 MiB sets), within the bounds. */
+ * (small circuits need not pay for 256 MiB sets), within the bounds, and
+ * never too small for the longest row. */
 static size_t lean_set_bytes(const circuit_t *c)
 {
     size_t b = cuda_circuit_bytes(c) / 16;
-    return b < LEAN_SET_MIN ? LEAN_SET_MIN : b > LEAN_SET_MAX ? LEAN_SET_MAX : b;
+    b = b < LEAN_SET_MIN ? LEAN_SET_MIN : b > LEAN_SET_MAX ? LEAN_SET_MAX : b;
+    return cuda_circuit_stream_set_bytes(c, b);
 }
 
 /* The largest power-of-two chunk whose two buffers and MSM plans (with

@@ -82,6 +82,9 @@ void cuda_circuit_free(cuda_circuit_t *c);
  * cuda_circuit_bytes_streamed: the device bytes that takes. One M w at a
  * time per attachment (its buffers are not shared by concurrent calls). */
 size_t cuda_circuit_bytes_streamed(const cuzk_host::circuit_t *c, size_t set_bytes);
+/* want, or more when the circuit's longest row would not fit a set that
+ * size (a pass over the row offsets). */
+size_t cuda_circuit_stream_set_bytes(const cuzk_host::circuit_t *c, size_t want);
 cuzk_status cuda_circuit_attach_streamed(cuda_circuit_t *out, const cuzk_host::circuit_t *c,
                                          size_t set_bytes, cudaStream_t stream, cuzk_error_t *err);
 /* Frees what attach made (cuda_circuit_free calls it). */

@@ -126,6 +126,21 @@ static cuzk_status check_terms(const circuit_t *c, cuzk_error_t *err)
     return CUZK_OK;
 }
 
+size_t cuda_circuit_stream_set_bytes(const circuit_t *c, size_t want)
+{
+    uint64_t longest = 0;
+    for (int i = 0; c && i < 3; i++)
+        if (c->m[i].row_ptr)
+            for (uint32_t r = 0; r < c->n_rows; r++) {
+                uint64_t len = c->m[i].row_ptr[r + 1] - c->m[i].row_ptr[r];
+                if (len > longest)
+                    longest = len;
+            }
+    /* caps_of gives terms an eighth less than the set, less the alignment */
+    size_t need = (size_t)((longest * 8 + 4 * SPMV_ALIGN) * 8 / 7) + 4096;
+    return want > need ? want : need;
+}
+
 size_t cuda_circuit_bytes_streamed(const circuit_t *c, size_t set_bytes)
 {
     if (!c)

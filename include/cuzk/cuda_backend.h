@@ -79,6 +79,11 @@ cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, const groth16_p
                                           const circuit_t *c, size_t budget, int workers,
                                           cuzk_error_t *err);
 
+/* Makes the backend hold pk and c on its device now, as the first proof
+ * with them would (engine_device_t.warm). Errors as a proof's. */
+cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth16_pk_t *pk,
+                                   const circuit_t *c, cuzk_error_t *err);
+
 /* Drops what the backend holds on the device (key, circuit, scratch). */
 void cuzk_cuda_backend_evict(groth16_backend_t *be);
 

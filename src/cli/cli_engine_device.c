@@ -44,6 +44,13 @@ static void cuda_evict(void *ctx, groth16_backend_t *be)
     (void)ctx;
     cuzk_cuda_backend_evict(be);
 }
+
+static cuzk_status cuda_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
+                             const circuit_t *c, cuzk_error_t *err)
+{
+    (void)ctx;
+    return cuzk_cuda_backend_warm(be, pk, c, err);
+}
 #endif
 
 cuzk_status cli_engine_device(engine_device_t *out, cli_engine_dev_t *ctx, const char *device,
@@ -89,6 +96,7 @@ cuzk_status cli_engine_device_at(engine_device_t *out, cli_engine_dev_t *ctx, co
     out->backend_free = cuda_free;
     out->plan = cuda_plan;
     out->evict = cuda_evict;
+    out->warm = cuda_warm;                  /* a preload loads the key onto the GPU */
     out->host_alloc = cuzk_cuda_host_alloc; /* witnesses in page-locked memory */
     out->host_free = cuzk_cuda_host_free;
     return CUZK_OK;

@@ -785,6 +785,22 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
     return CUZK_OK;
 }
 
+extern "C" cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth16_pk_t *pk,
+                                              const circuit_t *c, cuzk_error_t *err)
+{
+    if (!be || !be->ctx || !pk || !c)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_warm: NULL argument");
+    cuda_backend_t *x = (cuda_backend_t *)be->ctx;
+    int caller = 0;
+    cuzk_status st = CUDA_CHECK(cudaGetDevice(&caller), err);
+    if (st != CUZK_OK || (st = CUDA_CHECK(cudaSetDevice(x->device), err)) != CUZK_OK)
+        return st;
+    double t_load = 0;
+    st = ensure_resident(x, pk, c, &t_load, err);
+    cuzk_status s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
+    return st == CUZK_OK ? s2 : st;
+}
+
 extern "C" void cuzk_cuda_backend_evict(groth16_backend_t *be)
 {
     if (!be || !be->ctx)

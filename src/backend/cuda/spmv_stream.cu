@@ -5,6 +5,7 @@
  * terms, copied once per proof (~0.2-0.4 s at 25-50 GB/s from pinned
  * memory), mostly hidden behind the kernels of the previous block; the
  * kernels are the resident ones, reading terms at an offset. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,16 +127,51 @@ static cuzk_status check_terms(const circuit_t *c, cuzk_error_t *err)
     return CUZK_OK;
 }
 
-size_t cuda_circuit_stream_set_bytes(const circuit_t *c, size_t want)
+/* The longest row of c's matrices, remembered for the last few circuits:
+ * plans ask for it once per streamed proof, and at 2^27 the pass is ~0.3 s
+ * (circuits are immutable while a backend holds them). */
+#define LONGEST_CACHE 8
+typedef struct longest_entry {
+    const circuit_t *c;
+    uint64_t nnz[3];
+    uint32_t n_rows;
+    uint64_t longest;
+} longest_entry_t;
+static pthread_mutex_t g_longest_mu = PTHREAD_MUTEX_INITIALIZER;
+static longest_entry_t g_longest[LONGEST_CACHE];
+static unsigned g_longest_next;
+
+static uint64_t longest_row(const circuit_t *c)
 {
+    pthread_mutex_lock(&g_longest_mu);
+    for (unsigned i = 0; i < LONGEST_CACHE; i++) {
+        const longest_entry_t *e = &g_longest[i];
+        if (e->c == c && e->n_rows == c->n_rows && e->nnz[0] == c->m[0].nnz &&
+            e->nnz[1] == c->m[1].nnz && e->nnz[2] == c->m[2].nnz) {
+            uint64_t v = e->longest;
+            pthread_mutex_unlock(&g_longest_mu);
+            return v;
+        }
+    }
+    pthread_mutex_unlock(&g_longest_mu);
     uint64_t longest = 0;
-    for (int i = 0; c && i < 3; i++)
+    for (int i = 0; i < 3; i++)
         if (c->m[i].row_ptr)
             for (uint32_t r = 0; r < c->n_rows; r++) {
                 uint64_t len = c->m[i].row_ptr[r + 1] - c->m[i].row_ptr[r];
                 if (len > longest)
                     longest = len;
             }
+    pthread_mutex_lock(&g_longest_mu);
+    g_longest[g_longest_next++ % LONGEST_CACHE] =
+        (longest_entry_t){c, {c->m[0].nnz, c->m[1].nnz, c->m[2].nnz}, c->n_rows, longest};
+    pthread_mutex_unlock(&g_longest_mu);
+    return longest;
+}
+
+size_t cuda_circuit_stream_set_bytes(const circuit_t *c, size_t want)
+{
+    uint64_t longest = c ? longest_row(c) : 0;
     /* caps_of gives terms an eighth less than the set, less the alignment */
     size_t need = (size_t)((longest * 8 + 4 * SPMV_ALIGN) * 8 / 7) + 4096;
     return want > need ? want : need;

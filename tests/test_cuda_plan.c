@@ -128,6 +128,23 @@ static void gpu_proof(uint8_t out[192], groth16_backend_t *be, const groth16_pk_
     bellperson_proof_write(out, &pr);
 }
 
+/* A warm's progress calls, checked as they come. */
+typedef struct progress_log {
+    unsigned calls;
+    uint64_t done, total;
+    int bad;
+} progress_log_t;
+
+static void progress_note(void *pctx, uint64_t done, uint64_t total)
+{
+    progress_log_t *l = pctx;
+    if (done < l->done || done > total || (l->calls && total != l->total))
+        l->bad = 1;
+    l->calls++;
+    l->done = done;
+    l->total = total;
+}
+
 static void test_gpu_layouts(void **state)
 {
     (void)state;
@@ -179,10 +196,21 @@ static void test_gpu_layouts(void **state)
             }
             cuzk_cuda_backend_free(be);
         }
-        /* two backends sharing one resident copy, freed in either order */
+        /* two backends sharing one resident copy, freed in either order;
+         * the first loads it ahead (a preload's warm), in pieces */
         groth16_backend_t *b1 = NULL, *b2 = NULL;
         assert_int_equal(cuzk_cuda_backend_new_shared(&b1, 0, 0, 2, &e), CUZK_OK);
         assert_int_equal(cuzk_cuda_backend_new_shared(&b2, 0, 0, 2, &e), CUZK_OK);
+        progress_log_t pl = {0};
+        if (cuzk_cuda_backend_warm(b1, &pk, &c, progress_note, &pl, &e) != CUZK_OK)
+            fail_msg("2^%u warm: %s", k, e.msg);
+        assert_false(pl.bad);
+        assert_true(pl.calls > 6); /* the circuit, then more pieces than queries */
+        assert_int_equal(pl.done, pl.total);
+        assert_true(pl.total >= full.key_bytes && pl.total <= full.key_bytes + full.circuit_bytes);
+        progress_log_t p2 = {0}; /* the copy is b1's: b2 waits for nothing, reports nothing */
+        assert_int_equal(cuzk_cuda_backend_warm(b2, &pk, &c, progress_note, &p2, &e), CUZK_OK);
+        assert_int_equal(p2.calls, 0);
         gpu_proof(got, b1, &pk, &c, w, &r, &s);
         assert_memory_equal(got, want, 192);
         gpu_proof(got, b2, &pk, &c, w, &r, &s);
@@ -192,8 +220,8 @@ static void test_gpu_layouts(void **state)
         assert_memory_equal(got, want, 192);
         cuzk_cuda_backend_free(b2);
         print_message("  2^%u: resident, streamed, lean (%.1f MiB) and shared proofs equal the "
-                      "CPU's\n",
-                      k, (double)lean / 1048576.0);
+                      "CPU's; the warm reported %u times up to %.1f MiB\n",
+                      k, (double)lean / 1048576.0, pl.calls, (double)pl.total / 1048576.0);
         groth16_key_free(&key);
         circuit_free(&c);
         free(w);

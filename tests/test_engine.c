@@ -1457,10 +1457,15 @@ static void test_preload_warm(void **state)
     engine_key_info_t ki;
     assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
     assert_int_equal(ki.refs, 1); /* the load's reference is gone */
+    /* done: all of the plan's resident bytes (the sim loads exactly those) */
+    assert_int_equal(ki.warm_total[0], ki.resident_bytes[0]);
+    assert_int_equal(ki.warm_done[0], ki.warm_total[0]);
     /* evicted: forgotten; loaded again by the next preload */
     assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_OK);
     assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
     assert_int_equal(ki.warm[0], ENGINE_WARM_NONE);
+    assert_int_equal(ki.warm_done[0], 0);
+    assert_int_equal(ki.warm_total[0], 0);
     assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
     assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
     engine_sim_stats(r.sim[0], &ss);
@@ -1479,6 +1484,8 @@ static void test_preload_warm(void **state)
     rig_start(&r);
     assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
     assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_FAILED);
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_true(ki.warm_done[0] < ki.warm_total[0]); /* it failed half way */
     good_job(&r);
     assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
     assert_int_equal(ki.refs, 1);
@@ -1498,6 +1505,21 @@ static void test_preload_warm(void **state)
     assert_int_equal(ki.warm[0], ENGINE_WARM_LOADING);
     /* loading: the key is in use, not evicted */
     assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_ERR_BUSY);
+    /* progress: never backwards, never past the total, seen part way */
+    uint64_t last = 0;
+    int part_way = 0;
+    for (int i = 0; i < 2000; i++) {
+        assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+        if (ki.warm[0] != ENGINE_WARM_LOADING)
+            break;
+        assert_true(ki.warm_done[0] >= last);
+        assert_true(ki.warm_done[0] <= ki.warm_total[0]);
+        assert_int_equal(ki.warm_total[0], ki.resident_bytes[0]);
+        part_way |= ki.warm_done[0] > 0 && ki.warm_done[0] < ki.warm_total[0];
+        last = ki.warm_done[0];
+        sleep_ms(1);
+    }
+    assert_true(part_way);
     assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
     assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_OK);
     assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);

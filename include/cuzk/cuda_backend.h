@@ -28,6 +28,7 @@
 #define CUZK_CUDA_BACKEND_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk/backend.h"
 #include "cuzk/prover.h"
@@ -79,10 +80,17 @@ cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, const groth16_p
                                           const circuit_t *c, size_t budget, int workers,
                                           cuzk_error_t *err);
 
+/* How far a load got: done of total bytes (the engine's engine_progress_fn). */
+typedef void (*cuzk_cuda_progress_fn)(void *pctx, uint64_t done, uint64_t total);
+
 /* Makes the backend hold pk and c on its device now, as the first proof
- * with them would (engine_device_t.warm). Errors as a proof's. */
+ * with them would (engine_device_t.warm), calling progress (optional) as
+ * the bytes reach the device: the circuit, then the bases in about 64
+ * pieces (1 MiB to 1 GiB each). A backend whose copy another backend loads waits and reports
+ * nothing, as does a streaming layout. Errors as a proof's. */
 cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth16_pk_t *pk,
-                                   const circuit_t *c, cuzk_error_t *err);
+                                   const circuit_t *c, cuzk_cuda_progress_fn progress,
+                                   void *pctx, cuzk_error_t *err);
 
 /* Drops what the backend holds on the device (key, circuit, scratch). */
 void cuzk_cuda_backend_evict(groth16_backend_t *be);

@@ -87,6 +87,8 @@ extern "C" {
 typedef struct engine engine_t;
 typedef struct engine_key engine_key_t;
 typedef uint64_t engine_job_id_t; /* 0 is never a job */
+/* How far a load got: done of total bytes. */
+typedef void (*engine_progress_fn)(void *pctx, uint64_t done, uint64_t total);
 
 /* ---- devices ---- */
 
@@ -121,9 +123,12 @@ typedef struct engine_device {
     /* Optional (NULL: a preload only reserves): makes be hold pk and c on
      * the device now, the load the first proof with them would do, so
      * that engine_key_preload leaves the key ready. Called on a worker's
-     * thread while it has no task. */
+     * thread while it has no task; it reports how far it got through
+     * progress(pctx, done, total) as it goes (bytes; any number of calls,
+     * done never decreasing; none at all is allowed). */
     cuzk_status (*warm)(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
-                        const circuit_t *c, cuzk_error_t *err);
+                        const circuit_t *c, engine_progress_fn progress, void *pctx,
+                        cuzk_error_t *err);
 } engine_device_t;
 
 /* ---- observability ---- */
@@ -274,6 +279,9 @@ typedef enum engine_warm {
     ENGINE_WARM_FAILED = 4, /* the first proof loads it instead */
 } engine_warm;
 
+/* "none", "pending", "loading", "done", "failed"; "invalid" otherwise. */
+const char *engine_warm_str(int warm);
+
 typedef struct engine_key_info {
     char name[ENGINE_NAME_MAX];
     unsigned refs;                    /* the caller's and jobs' references */
@@ -282,6 +290,9 @@ typedef struct engine_key_info {
     unsigned in_use[ENGINE_MAX_DEVICES]; /* partitions assigned to that device */
     engine_warm warm[ENGINE_MAX_DEVICES];
     uint64_t warm_ms[ENGINE_MAX_DEVICES]; /* how long the load took (DONE, FAILED) */
+    /* A load's progress in bytes (LOADING; DONE: done == total): total is
+     * the plan's resident bytes until the device says otherwise. */
+    uint64_t warm_done[ENGINE_MAX_DEVICES], warm_total[ENGINE_MAX_DEVICES];
 } engine_key_info_t;
 
 cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_key_t *k,

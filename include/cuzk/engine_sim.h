@@ -56,7 +56,9 @@ void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, 
                        int workers);
 
 /* Gives a device that engine_sim_device filled a warm callback (off by
- * default): the next fail_count warms fail, each takes delay_us. Before
+ * default): each loads the plan's resident bytes in 4 steps over
+ * delay_us, reporting progress after each; the next fail_count warms
+ * fail half way. Before
  * engine_new. */
 void engine_sim_device_warm(engine_device_t *dev, unsigned fail_count, unsigned delay_us);
 /* nth = 1: the next prove fails; 0 disarms. */

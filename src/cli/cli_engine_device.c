@@ -46,10 +46,11 @@ static void cuda_evict(void *ctx, groth16_backend_t *be)
 }
 
 static cuzk_status cuda_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
-                             const circuit_t *c, cuzk_error_t *err)
+                             const circuit_t *c, engine_progress_fn progress, void *pctx,
+                             cuzk_error_t *err)
 {
     (void)ctx;
-    return cuzk_cuda_backend_warm(be, pk, c, err);
+    return cuzk_cuda_backend_warm(be, pk, c, progress, pctx, err);
 }
 #endif
 

@@ -127,6 +127,7 @@ typedef struct key_dev {
     uint64_t last_used_ns;
     engine_warm warm; /* PENDING holds a reference on the key */
     uint64_t warm_ms;
+    uint64_t warm_done, warm_total; /* bytes (engine_key_info_t) */
 } key_dev_t;
 
 struct engine_key {

@@ -38,8 +38,10 @@ void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev)
     }
     /* a load done or failed is forgotten; a pending one is dropped by the
      * worker that finds it no longer resident (it holds a reference) */
-    if (kd->warm == ENGINE_WARM_DONE || kd->warm == ENGINE_WARM_FAILED)
+    if (kd->warm == ENGINE_WARM_DONE || kd->warm == ENGINE_WARM_FAILED) {
         kd->warm = ENGINE_WARM_NONE;
+        kd->warm_done = kd->warm_total = 0;
+    }
     mark_workers(dev, k);
 }
 
@@ -309,6 +311,8 @@ cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_
         out->in_use[d] = k->dev[d].in_use;
         out->warm[d] = k->dev[d].warm;
         out->warm_ms[d] = k->dev[d].warm_ms;
+        out->warm_done[d] = k->dev[d].warm_done;
+        out->warm_total[d] = k->dev[d].warm_total;
     }
     eng_unlock(e);
     return CUZK_OK;

@@ -592,6 +592,24 @@ static engine_key_t *warm_pick(engine_t *e, const eng_device_t *dev)
     return NULL;
 }
 
+typedef struct warm_progress {
+    engine_t *e;
+    key_dev_t *kd;
+} warm_progress_t;
+
+/* engine_device_t.warm's progress, on the loading worker's thread (no
+ * engine lock held there). */
+static void warm_progress(void *pctx, uint64_t done, uint64_t total)
+{
+    warm_progress_t *wp = pctx;
+    pthread_mutex_lock(&wp->e->mu);
+    if (total)
+        wp->kd->warm_total = total;
+    if (done > wp->kd->warm_done) /* never backwards */
+        wp->kd->warm_done = done < wp->kd->warm_total ? done : wp->kd->warm_total;
+    pthread_mutex_unlock(&wp->e->mu);
+}
+
 /* Loads k on this worker's backend, as a preload asked; called with the
  * mutex, returns with it (dropped meanwhile). A key evicted since the
  * request is only let go. */
@@ -606,6 +624,8 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
         return;
     }
     kd->warm = ENGINE_WARM_LOADING;
+    kd->warm_done = 0;
+    kd->warm_total = kd->resident;
     kd->in_use++; /* not evicted while it loads */
     int pending = wk->evict_pending;
     wk->evict_pending = 0;
@@ -618,8 +638,10 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
         dev->d.evict(dev->d.ctx, wk->be);
     if (!wk->be && (st = dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, &err)) != CUZK_OK)
         wk->be = NULL;
+    warm_progress_t wp = {e, kd};
     if (st == CUZK_OK)
-        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit, &err);
+        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit, warm_progress, &wp,
+                         &err);
     if (st != CUZK_OK && wk->be) { /* as after a failed proof: remake it */
         dev->d.backend_free(dev->d.ctx, wk->be);
         wk->be = NULL;
@@ -630,6 +652,8 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
     kd->in_use--;
     kd->warm = st == CUZK_OK ? ENGINE_WARM_DONE : ENGINE_WARM_FAILED;
     kd->warm_ms = (t1 - t0) / 1000000u;
+    if (st == CUZK_OK)
+        kd->warm_done = kd->warm_total;
     kd->last_used_ns = t1;
     if (st != CUZK_OK)
         wk->last_key = NULL;

@@ -132,11 +132,15 @@ static void sim_evict(void *ctx, groth16_backend_t *be)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* A load of the plan's resident bytes in SIM_WARM_STEPS steps of
+ * delay_us / SIM_WARM_STEPS each, progress after every step; an injected
+ * failure comes half way. */
+#define SIM_WARM_STEPS 4
 static cuzk_status sim_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
-                            const circuit_t *c, cuzk_error_t *err)
+                            const circuit_t *c, engine_progress_fn progress, void *pctx,
+                            cuzk_error_t *err)
 {
     engine_sim_t *s = ctx;
-    (void)pk;
     (void)c;
     if (!be)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "sim warm: no backend");
@@ -146,11 +150,15 @@ static cuzk_status sim_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t
     if (fail)
         s->fail_warm--;
     unsigned delay = s->warm_delay_us;
+    uint64_t total = s->cfg.resident_base + s->cfg.resident_per_row * ((uint64_t)1 << pk->log_m);
     pthread_mutex_unlock(&s->mu);
-    if (delay)
-        sleep_us(delay);
-    if (fail)
-        return cuzk_error_set(err, CUZK_ERR_CUDA, "sim warm: injected load failure");
+    for (unsigned i = 1; i <= SIM_WARM_STEPS; i++) {
+        if (delay)
+            sleep_us(delay / SIM_WARM_STEPS);
+        if (fail && i == SIM_WARM_STEPS / 2)
+            return cuzk_error_set(err, CUZK_ERR_CUDA, "sim warm: injected load failure");
+        progress(pctx, total * i / SIM_WARM_STEPS, total);
+    }
     return CUZK_OK;
 }
 

@@ -68,6 +68,10 @@ typedef struct cuda_backend {
     cuda_msm_plan_t g1, g2;
     dfr_t *w, *p, *sa, *sb;
     size_t n_w;
+    /* a warm's progress (NULL outside cuzk_cuda_backend_warm) */
+    cuzk_cuda_progress_fn progress;
+    void *pctx;
+    uint64_t prog_done, prog_total;
 } cuda_backend_t;
 
 static double now_s(void)
@@ -363,6 +367,55 @@ static void resident_free(cuda_resident_t *r)
     memset(r, 0, sizeof *r);
 }
 
+/* A warm's progress: bytes more of the load are on the device. */
+static void progress_add(cuda_backend_t *x, uint64_t bytes)
+{
+    x->prog_done += bytes;
+    if (x->progress)
+        x->progress(x->pctx, x->prog_done, x->prog_total);
+}
+
+/* What resident_load copies, for the progress total. */
+static uint64_t resident_load_bytes(const groth16_pk_t *pk, const circuit_t *c)
+{
+    uint64_t t = cuda_circuit_bytes(c);
+    for (int i = 0; i < Q_N; i++) {
+        const groth16_query_t *q = query_of(pk, i);
+        if (q->bases.fmt != MSM_BASES_DEVICE)
+            t += q->n * (i == Q_B2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
+    }
+    return t;
+}
+
+/* Bytes of bases between a warm's progress reports: about 64 reports
+ * whatever the size, 1 MiB to 1 GiB each. */
+static size_t load_piece(uint64_t total)
+{
+    uint64_t p = total / 64;
+    return (size_t)(p < ((uint64_t)1 << 20) ? (uint64_t)1 << 20 : p > ((uint64_t)1 << 30) ? (uint64_t)1 << 30 : p);
+}
+
+/* One query's bases into dev, in pieces when a warm reports progress (the
+ * records decode in place, so a piece is just a smaller upload). */
+static cuzk_status bases_upload_pieces(cuda_backend_t *x, void *dev, const groth16_query_t *q,
+                                       int g2, cudaStream_t s, cuzk_error_t *err)
+{
+    size_t rec = g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t);
+    size_t per = x->progress ? load_piece(x->prog_total) / rec : q->n;
+    cuzk_status st = CUZK_OK;
+    for (size_t at = 0; at < q->n && st == CUZK_OK; at += per) {
+        size_t len = q->n - at < per ? q->n - at : per;
+        msm_bases_t piece = q->bases;
+        piece.data = (const char *)q->bases.data + at * rec;
+        char *d = (char *)dev + at * rec;
+        st = g2 ? cuda_bases_upload_g2((dg2_affine_t *)d, &piece, len, s, err)
+                : cuda_bases_upload_g1((dg1_affine_t *)d, &piece, len, s, err);
+        if (st == CUZK_OK && x->progress && (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) == CUZK_OK)
+            progress_add(x, len * rec);
+    }
+    return st;
+}
+
 /* Uploads the circuit, the density lists and the bases that are not the
  * key's own device memory, on the loading backend's stream. */
 static cuzk_status resident_load(cuda_resident_t *r, void *vctx, cuzk_error_t *err)
@@ -373,8 +426,10 @@ static cuzk_status resident_load(cuda_resident_t *r, void *vctx, cuzk_error_t *e
     cuzk_status st = groth16_query_indices(&ix, L->pk, L->c, err);
     if (st != CUZK_OK)
         return st;
-    if ((st = groth16_query_check(L->pk, &ix, err)) == CUZK_OK)
-        st = cuda_circuit_upload(&r->dc, L->c, s, err);
+    L->x->prog_total = resident_load_bytes(L->pk, L->c);
+    if ((st = groth16_query_check(L->pk, &ix, err)) == CUZK_OK &&
+        (st = cuda_circuit_upload(&r->dc, L->c, s, err)) == CUZK_OK)
+        progress_add(L->x, r->dc.bytes); /* the upload waited for its stream */
     for (int i = 0; i < Q_N && st == CUZK_OK; i++) {
         const groth16_query_t *q = query_of(L->pk, i);
         if (q->bases.fmt == MSM_BASES_DEVICE || q->n == 0)
@@ -384,8 +439,7 @@ static cuzk_status resident_load(cuda_resident_t *r, void *vctx, cuzk_error_t *e
         if ((st = dalloc(&r->dev[i], bytes, err)) != CUZK_OK)
             break;
         r->bytes += bytes;
-        st = g2 ? cuda_bases_upload_g2((dg2_affine_t *)r->dev[i], &q->bases, q->n, s, err)
-                : cuda_bases_upload_g1((dg1_affine_t *)r->dev[i], &q->bases, q->n, s, err);
+        st = bases_upload_pieces(L->x, r->dev[i], q, g2, s, err);
     }
     if (st == CUZK_OK && ix.a && (st = upload_idx(&r->a_idx, ix.a, ix.n_a, s, err)) == CUZK_OK)
         st = upload_idx(&r->b_idx, ix.b, ix.n_b, s, err);
@@ -786,7 +840,8 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
 }
 
 extern "C" cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth16_pk_t *pk,
-                                              const circuit_t *c, cuzk_error_t *err)
+                                              const circuit_t *c, cuzk_cuda_progress_fn progress,
+                                              void *pctx, cuzk_error_t *err)
 {
     if (!be || !be->ctx || !pk || !c)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_warm: NULL argument");
@@ -796,7 +851,16 @@ extern "C" cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth
     if (st != CUZK_OK || (st = CUDA_CHECK(cudaSetDevice(x->device), err)) != CUZK_OK)
         return st;
     double t_load = 0;
+    x->progress = progress;
+    x->pctx = pctx;
+    x->prog_done = x->prog_total = 0;
     st = ensure_resident(x, pk, c, &t_load, err);
+    /* the density lists' small copies come last; a copy another backend
+     * loaded, or a streaming layout, reports nothing (the engine's total) */
+    if (st == CUZK_OK && progress && x->prog_total && x->prog_done < x->prog_total)
+        progress(pctx, x->prog_total, x->prog_total);
+    x->progress = NULL;
+    x->pctx = NULL;
     cuzk_status s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
     return st == CUZK_OK ? s2 : st;
 }

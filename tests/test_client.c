@@ -202,6 +202,9 @@ static void h_status(void *ctx, const rpc_call_t *call, const Cuzk__V1__GetStatu
     k->tier = CUZK__V1__SRSSTATUS__TIER__WARM;
     k->size_bytes = 1234;
     k->ref_count = 1;
+    k->loaded_bytes = 617;
+    k->device_loaded_bytes = (uint64_t)1 << 30;
+    k->device_bytes = (uint64_t)4 << 30;
     resp->loaded_srs[0] = k;
     resp->n_queues = 1;
     resp->queues = malloc(sizeof *resp->queues);
@@ -563,6 +566,10 @@ static void test_status(void **state)
     assert_non_null(strstr(out, "job-7"));
     assert_non_null(strstr(out, "multiplier"));
     assert_non_null(strstr(out, "WARM"));
+    /* load progress: host 617 of 1234 bytes, devices 1 of 4 GiB */
+    assert_non_null(strstr(out, "50%"));
+    assert_non_null(strstr(out, "4.0 GiB"));
+    assert_non_null(strstr(out, "25%"));
 
     assert_int_equal(run(g_target, 0, "status --json"), 0);
     cJSON *j = cJSON_Parse(out);
@@ -580,6 +587,9 @@ static void test_status(void **state)
     cJSON *srs = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "loaded_srs"), 0);
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(srs, "tier")->valuestring, "WARM");
     assert_int_equal(cJSON_GetObjectItemCaseSensitive(srs, "size_bytes")->valueint, 1234);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(srs, "loaded_bytes")->valueint, 617);
+    assert_true(cJSON_GetObjectItemCaseSensitive(srs, "device_bytes")->valuedouble ==
+                (double)((uint64_t)4 << 30));
     assert_int_equal(cJSON_GetObjectItemCaseSensitive(j, "total_proofs_completed")->valueint, 11);
     assert_int_equal(cJSON_GetObjectItemCaseSensitive(j, "pinned_memory_bytes")->valueint, 0);
     cJSON_Delete(j);

@@ -801,6 +801,57 @@ static void test_http(void **state)
     dfix_rig_close(r);
 }
 
+/* A preload's load onto the device (a sim device with a warm callback):
+ * its state and bytes in daemon_key_info, /status and the metrics. */
+static void test_preload_device_load(void **state)
+{
+    (void)state;
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "preload device load", 0, 1);
+    engine_sim_device_warm(&r->dev, 0, 200000);
+    dfix_rig_start(r);
+    daemon_key_info_t info;
+    cuzk_error_t err = {0};
+    assert_int_equal(daemon_preload(r->d, &info, NULL, "bp", &err), CUZK_OK);
+    assert_int_equal(info.resident[0], 1);
+    assert_true(info.device_load[0] == ENGINE_WARM_PENDING ||
+                info.device_load[0] == ENGINE_WARM_LOADING);
+    int part_way = 0;
+    for (int i = 0; i < 5000; i++) {
+        assert_int_equal(daemon_key_info(r->d, &info, "bp", &err), CUZK_OK);
+        if (info.device_load[0] == ENGINE_WARM_DONE)
+            break;
+        assert_true(info.device_loaded_bytes <= info.device_bytes);
+        part_way |= info.device_loaded_bytes > 0 && info.device_loaded_bytes < info.device_bytes;
+        dfix_sleep_ms(1);
+    }
+    assert_int_equal(info.device_load[0], ENGINE_WARM_DONE);
+    assert_true(part_way); /* seen between the sim's four steps */
+    assert_int_equal(info.device_bytes, info.resident_bytes);
+    assert_int_equal(info.device_loaded_bytes, info.device_bytes);
+    assert_int_equal(info.device_load_done[0], info.device_bytes);
+    assert_true(info.device_load_ms[0] >= 150);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(daemon_status_json(r->d, &text, &len, NULL), CUZK_OK);
+    assert_non_null(strstr(text, "\"device_loads\":[{\"device\":0,\"state\":\"done\""));
+    free(text);
+    assert_int_equal(daemon_metrics_text(r->d, &text, &len, NULL), CUZK_OK);
+    char want[96];
+    snprintf(want, sizeof want, "cuzk_key_device_load_bytes{circuit=\"bp\"} %llu\n",
+             (unsigned long long)info.device_bytes);
+    assert_non_null(strstr(text, want));
+    free(text);
+    /* evicted: the load is forgotten */
+    int was = 0;
+    uint64_t freed = 0;
+    assert_int_equal(daemon_evict(r->d, &was, &freed, "bp", &err), CUZK_OK);
+    assert_int_equal(daemon_key_info(r->d, &info, "bp", &err), CUZK_OK);
+    assert_int_equal(info.device_load[0], ENGINE_WARM_NONE);
+    assert_int_equal(info.device_bytes, 0);
+    dfix_rig_close(r);
+}
+
 static void test_preload_evict(void **state)
 {
     (void)state;
@@ -1003,6 +1054,7 @@ int main(void)
         cmocka_unit_test_teardown(test_status_metrics, rig_teardown),
         cmocka_unit_test_teardown(test_http, rig_teardown),
         cmocka_unit_test_teardown(test_preload_evict, rig_teardown),
+        cmocka_unit_test_teardown(test_preload_device_load, rig_teardown),
         cmocka_unit_test_teardown(test_event_log, rig_teardown),
         cmocka_unit_test_teardown(test_concurrent, rig_teardown),
     };

@@ -835,6 +835,8 @@ static void test_preload_evict(void **state)
     assert_non_null(k);
     assert_int_equal(k->tier, CUZK__V1__SRSSTATUS__TIER__HOT); /* preload made it resident */
     assert_int_equal(k->size_bytes, info.bytes);
+    assert_int_equal(k->loaded_bytes, info.bytes);
+    assert_int_equal(k->device_bytes, 0); /* the sim device has no load of its own */
     cuzk__v1__get_status_response__free_unpacked(st, NULL);
     assert_int_equal(preload(r, "nope", &already, &ms), GRPC_STATUS_NOT_FOUND);
     assert_int_equal(preload(r, "../bp", &already, &ms), GRPC_STATUS_INVALID_ARGUMENT);

@@ -1416,6 +1416,116 @@ static void test_predecessor(void **state)
 
 /* Residency: LRU eviction of idle keys, keys in use kept, streaming when a
  * key never fits, preload / evict, and the device holding a key preferred. */
+/* The state of k's load on device 0, after waiting (up to 10 s) for it to
+ * leave PENDING and LOADING. */
+static engine_warm warm_settled(rig_t *r, engine_key_t *k)
+{
+    engine_key_info_t ki;
+    cuzk_error_t err = {0};
+    for (int i = 0; i < 10000; i++) {
+        assert_int_equal(engine_key_status(r->e, &ki, k, &err), CUZK_OK);
+        if (ki.warm[0] != ENGINE_WARM_PENDING && ki.warm[0] != ENGINE_WARM_LOADING)
+            return ki.warm[0];
+        sleep_ms(1);
+    }
+    fail_msg("the preload's load never finished");
+    return ENGINE_WARM_NONE;
+}
+
+/* A preload on a device with a warm callback: an idle worker loads the key
+ * once (another preload does not load it again), proofs work after it, an
+ * eviction forgets it (the next preload loads again), a failed load is
+ * reported and leaves the proofs to load it; a key evicted while its load
+ * is pending is let go; destroy with a load pending does not hang. */
+static void test_preload_warm(void **state)
+{
+    (void)state;
+    static const size_t caps[1] = {150 * KIB}; /* one 2^6 key and a scratch */
+    rig_t r;
+    rig_init(&r, 1, caps, TWO_WORKERS, NULL);
+    engine_sim_device_warm(&r.dev[0], 0, 0);
+    rig_start(&r);
+    cuzk_error_t err = {0};
+    engine_sim_stats_t ss;
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK); /* no second load */
+    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(ss.warms, 1);
+    assert_true(ss.backends >= 1);
+    good_job(&r);
+    engine_key_info_t ki;
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(ki.refs, 1); /* the load's reference is gone */
+    /* done: all of the plan's resident bytes (the sim loads exactly those) */
+    assert_int_equal(ki.warm_total[0], ki.resident_bytes[0]);
+    assert_int_equal(ki.warm_done[0], ki.warm_total[0]);
+    /* evicted: forgotten; loaded again by the next preload */
+    assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(ki.warm[0], ENGINE_WARM_NONE);
+    assert_int_equal(ki.warm_done[0], 0);
+    assert_int_equal(ki.warm_total[0], 0);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
+    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(ss.warms, 2);
+    /* another key's preload evicts bp6 (one key fits), then loads sj6 */
+    assert_int_equal(engine_key_preload(r.e, r.ksj, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(&r, r.ksj), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(ki.warm[0], ENGINE_WARM_NONE);
+    rig_check_ledgers(&r);
+    rig_stop(&r);
+
+    /* a failing load: FAILED, and proofs still load and prove */
+    rig_init(&r, 1, caps, TWO_WORKERS, NULL);
+    engine_sim_device_warm(&r.dev[0], 1, 0);
+    rig_start(&r);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_FAILED);
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_true(ki.warm_done[0] < ki.warm_total[0]); /* it failed half way */
+    good_job(&r);
+    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(ki.refs, 1);
+    rig_stop(&r);
+
+    /* pending loads behind a slow one, evicted or dropped by destroy */
+    rig_init(&r, 1, caps, ONE_WORKER, NULL);
+    engine_sim_device_warm(&r.dev[0], 0, 300000);
+    rig_start(&r);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    for (int i = 0; i < 1000; i++) { /* the worker took it */
+        assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+        if (ki.warm[0] == ENGINE_WARM_LOADING)
+            break;
+        sleep_ms(1);
+    }
+    assert_int_equal(ki.warm[0], ENGINE_WARM_LOADING);
+    /* loading: the key is in use, not evicted */
+    assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_ERR_BUSY);
+    /* progress: never backwards, never past the total, seen part way */
+    uint64_t last = 0;
+    int part_way = 0;
+    for (int i = 0; i < 2000; i++) {
+        assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+        if (ki.warm[0] != ENGINE_WARM_LOADING)
+            break;
+        assert_true(ki.warm_done[0] >= last);
+        assert_true(ki.warm_done[0] <= ki.warm_total[0]);
+        assert_int_equal(ki.warm_total[0], ki.resident_bytes[0]);
+        part_way |= ki.warm_done[0] > 0 && ki.warm_done[0] < ki.warm_total[0];
+        last = ki.warm_done[0];
+        sleep_ms(1);
+    }
+    assert_true(part_way);
+    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    rig_stop(&r); /* destroy with the load pending or running */
+}
+
 static void test_residency(void **state)
 {
     (void)state;
@@ -1756,25 +1866,16 @@ int main(void)
 {
     tu_init("test_engine");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matches_cpu),
-        cmocka_unit_test(test_witness_fn),
-        cmocka_unit_test(test_witness_pool),
-        cmocka_unit_test(test_multi_partition),
-        cmocka_unit_test(test_priority_critical),
-        cmocka_unit_test(test_priority_aging),
-        cmocka_unit_test(test_request_id),
-        cmocka_unit_test(test_bad_specs),
-        cmocka_unit_test(test_cancel_queued),
-        cmocka_unit_test(test_cancel_running),
-        cmocka_unit_test(test_await_timeout),
-        cmocka_unit_test(test_fail_plan_backend),
-        cmocka_unit_test(test_fail_prove),
-        cmocka_unit_test(test_fail_witness),
-        cmocka_unit_test(test_predecessor),
-        cmocka_unit_test(test_residency),
-        cmocka_unit_test(test_residency_alternate),
-        cmocka_unit_test(test_backpressure),
-        cmocka_unit_test(test_stress),
+        cmocka_unit_test(test_matches_cpu),       cmocka_unit_test(test_witness_fn),
+        cmocka_unit_test(test_witness_pool),      cmocka_unit_test(test_preload_warm),
+        cmocka_unit_test(test_multi_partition),   cmocka_unit_test(test_priority_critical),
+        cmocka_unit_test(test_priority_aging),    cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_bad_specs),         cmocka_unit_test(test_cancel_queued),
+        cmocka_unit_test(test_cancel_running),    cmocka_unit_test(test_await_timeout),
+        cmocka_unit_test(test_fail_plan_backend), cmocka_unit_test(test_fail_prove),
+        cmocka_unit_test(test_fail_witness),      cmocka_unit_test(test_predecessor),
+        cmocka_unit_test(test_residency),         cmocka_unit_test(test_residency_alternate),
+        cmocka_unit_test(test_backpressure),      cmocka_unit_test(test_stress),
         cmocka_unit_test(test_destroy_busy),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -263,6 +263,13 @@ typedef struct daemon_key_info {
     unsigned n_resident;   /* devices where it is resident */
     int resident[ENGINE_MAX_DEVICES];
     uint64_t resident_bytes; /* VRAM reserved for it, over every device */
+    /* A preload's loads onto the devices (engine_key_info_t.warm*): the
+     * state, bytes on the device of bytes to load, the duration (done,
+     * failed). Over every device: device_loaded_bytes of device_bytes. */
+    engine_warm device_load[ENGINE_MAX_DEVICES];
+    uint64_t device_load_done[ENGINE_MAX_DEVICES], device_load_total[ENGINE_MAX_DEVICES];
+    uint64_t device_load_ms[ENGINE_MAX_DEVICES];
+    uint64_t device_loaded_bytes, device_bytes;
 } daemon_key_info_t;
 
 /* Checks a circuit id (the rule in daemon_request_t). CUZK_OK or

@@ -87,6 +87,8 @@ extern "C" {
 typedef struct engine engine_t;
 typedef struct engine_key engine_key_t;
 typedef uint64_t engine_job_id_t; /* 0 is never a job */
+/* How far a load got: done of total bytes. */
+typedef void (*engine_progress_fn)(void *pctx, uint64_t done, uint64_t total);
 
 /* ---- devices ---- */
 
@@ -118,6 +120,15 @@ typedef struct engine_device {
      * (ctx is that device's). NULL from host_alloc: ordinary memory. */
     void *(*host_alloc)(void *ctx, size_t bytes);
     void (*host_free)(void *ctx, void *p, size_t bytes);
+    /* Optional (NULL: a preload only reserves): makes be hold pk and c on
+     * the device now, the load the first proof with them would do, so
+     * that engine_key_preload leaves the key ready. Called on a worker's
+     * thread while it has no task; it reports how far it got through
+     * progress(pctx, done, total) as it goes (bytes; any number of calls,
+     * done never decreasing; none at all is allowed). */
+    cuzk_status (*warm)(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
+                        const circuit_t *c, engine_progress_fn progress, void *pctx,
+                        cuzk_error_t *err);
 } engine_device_t;
 
 /* ---- observability ---- */
@@ -132,7 +143,8 @@ typedef enum engine_stage {
      * end from the prove's start in this order; zero-length parts are not
      * reported. They lie inside the prove's interval; what remains of it is
      * the host's share (final assembly). */
-    ENGINE_STAGE_LOAD = 4,   /* key and circuit made resident (first proof with them) */
+    ENGINE_STAGE_LOAD = 4,   /* key and circuit made resident (first proof with them;
+                              * or a preload's load: job 0, partition -1) */
     ENGINE_STAGE_UPLOAD = 5, /* the witness to the device */
     ENGINE_STAGE_H = 6,      /* SpMV, NTTs, the H scalars */
     ENGINE_STAGE_MSM_A = 7,
@@ -248,7 +260,9 @@ cuzk_status engine_key_register(engine_t *e, engine_key_t **out, const engine_ke
 /* Drops the caller's reference; jobs hold their own until they settle. */
 void engine_key_release(engine_t *e, engine_key_t *k);
 /* Makes k resident on device now: the device's plan and a persistent
- * reservation, evicting idle keys when needed.
+ * reservation, evicting idle keys when needed; with a warm callback, an
+ * idle worker of the device then loads it (engine_key_info_t.warm says
+ * how far that got; returns before it is done).
  * Returns: CUZK_OK (also when already resident); CUZK_ERR_BUSY or
  * CUZK_ERR_CAPACITY (does not fit, the ledger's reason); the plan's error. */
 cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_error_t *err);
@@ -256,12 +270,29 @@ cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_er
  * partition of k is assigned to that device (nothing changes on it). */
 cuzk_status engine_key_evict(engine_t *e, engine_key_t *k, int device, cuzk_error_t *err);
 
+/* A preload's load onto a device (engine_device_t.warm). */
+typedef enum engine_warm {
+    ENGINE_WARM_NONE = 0,    /* not asked for (or the key left the device since) */
+    ENGINE_WARM_PENDING = 1, /* waiting for an idle worker */
+    ENGINE_WARM_LOADING = 2,
+    ENGINE_WARM_DONE = 3,
+    ENGINE_WARM_FAILED = 4, /* the first proof loads it instead */
+} engine_warm;
+
+/* "none", "pending", "loading", "done", "failed"; "invalid" otherwise. */
+const char *engine_warm_str(int warm);
+
 typedef struct engine_key_info {
     char name[ENGINE_NAME_MAX];
     unsigned refs;                    /* the caller's and jobs' references */
     int resident[ENGINE_MAX_DEVICES]; /* 1 when reserved on that device */
     size_t resident_bytes[ENGINE_MAX_DEVICES];
     unsigned in_use[ENGINE_MAX_DEVICES]; /* partitions assigned to that device */
+    engine_warm warm[ENGINE_MAX_DEVICES];
+    uint64_t warm_ms[ENGINE_MAX_DEVICES]; /* how long the load took (DONE, FAILED) */
+    /* A load's progress in bytes (LOADING; DONE: done == total): total is
+     * the plan's resident bytes until the device says otherwise. */
+    uint64_t warm_done[ENGINE_MAX_DEVICES], warm_total[ENGINE_MAX_DEVICES];
 } engine_key_info_t;
 
 cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_key_t *k,

@@ -42,6 +42,7 @@ typedef struct engine_sim_stats {
     uint64_t backends;       /* backend_new calls that succeeded */
     uint64_t live;           /* backends made and not yet freed */
     uint64_t evicts;         /* evict callbacks */
+    uint64_t warms;          /* warm callbacks (preload loads) */
     unsigned max_concurrent; /* most proofs running at once */
 } engine_sim_stats_t;
 
@@ -54,6 +55,12 @@ void engine_sim_free(engine_sim_t *s);
 void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, size_t capacity,
                        int workers);
 
+/* Gives a device that engine_sim_device filled a warm callback (off by
+ * default): each loads the plan's resident bytes in 4 steps over
+ * delay_us, reporting progress after each; the next fail_count warms
+ * fail half way. Before
+ * engine_new. */
+void engine_sim_device_warm(engine_device_t *dev, unsigned fail_count, unsigned delay_us);
 /* nth = 1: the next prove fails; 0 disarms. */
 void engine_sim_fail_prove(engine_sim_t *s, uint64_t nth);
 void engine_sim_fail_plan(engine_sim_t *s, int armed);

@@ -14,7 +14,7 @@ static cuzk_status cuda_new(void *ctx, int device, groth16_backend_t **out, cuzk
 {
     const cli_engine_dev_t *d = ctx;
     (void)device; /* the engine's index; the GPU is d->device */
-    return cuzk_cuda_backend_new(out, d->device, d->budget / (size_t)d->workers, err);
+    return cuzk_cuda_backend_new_shared(out, d->device, d->budget, d->workers, err);
 }
 
 static void cuda_free(void *ctx, groth16_backend_t *be)
@@ -27,12 +27,14 @@ static cuzk_status cuda_plan(void *ctx, const groth16_pk_t *pk, const circuit_t 
                              size_t *resident, size_t *scratch, cuzk_error_t *err)
 {
     const cli_engine_dev_t *d = ctx;
-    size_t w = (size_t)d->workers, per = (budget < d->budget ? budget : d->budget) / w;
+    size_t w = (size_t)d->workers;
     cuzk_cuda_plan_t p;
-    cuzk_status st = cuzk_cuda_backend_plan(&p, pk, c, per, err);
+    cuzk_status st = cuzk_cuda_backend_plan_shared(
+        &p, pk, c, budget < d->budget ? budget : d->budget, d->workers, err);
     if (st != CUZK_OK)
         return st;
-    *resident = w * (p.key_bytes + p.circuit_bytes);
+    /* resident: one copy shared by the workers; streaming: each its own */
+    *resident = (p.streaming ? w : 1) * (p.key_bytes + p.circuit_bytes);
     *scratch = p.scratch_bytes;
     return CUZK_OK;
 }
@@ -41,6 +43,14 @@ static void cuda_evict(void *ctx, groth16_backend_t *be)
 {
     (void)ctx;
     cuzk_cuda_backend_evict(be);
+}
+
+static cuzk_status cuda_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
+                             const circuit_t *c, engine_progress_fn progress, void *pctx,
+                             cuzk_error_t *err)
+{
+    (void)ctx;
+    return cuzk_cuda_backend_warm(be, pk, c, progress, pctx, err);
 }
 #endif
 
@@ -87,6 +97,7 @@ cuzk_status cli_engine_device_at(engine_device_t *out, cli_engine_dev_t *ctx, co
     out->backend_free = cuda_free;
     out->plan = cuda_plan;
     out->evict = cuda_evict;
+    out->warm = cuda_warm;                  /* a preload loads the key onto the GPU */
     out->host_alloc = cuzk_cuda_host_alloc; /* witnesses in page-locked memory */
     out->host_free = cuzk_cuda_host_free;
     return CUZK_OK;

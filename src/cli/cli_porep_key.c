@@ -22,8 +22,8 @@ static void pk_device_view(groth16_pk_t *pk, const groth16_key_t *k, const cuzk_
     pk->h = (groth16_query_t){{d->h, MSM_BASES_DEVICE}, d->n_h};
 }
 
-static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t seed,
-                             size_t budget, int workers, cuzk_error_t *err)
+static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t seed, size_t budget,
+                             int workers, cuzk_error_t *err)
 {
     cuzk_cuda_key_dev_t *d = calloc(1, sizeof *d);
     if (!d)
@@ -34,13 +34,13 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
     if (st != CUZK_OK)
         return st;
     pk_device_view(&k->pk, &k->key, d);
-    cuzk_cuda_plan_t plan; /* the device bases count nothing in it */
-    if ((st = cuzk_cuda_backend_plan(&plan, &k->pk, c, 0, err)) != CUZK_OK)
+    cuzk_cuda_plan_t plan; /* the device bases count nothing in it; one circuit copy */
+    if ((st = cuzk_cuda_backend_plan_shared(&plan, &k->pk, c, 0, workers, err)) != CUZK_OK)
         return st;
     snprintf(k->detail, sizeof k->detail,
-             "upload %.2f, Lagrange %.2f, columns %.2f, scalars %.2f, G1 %.2f, G2 %.2f s", tm.upload,
-             tm.lagrange, tm.columns, tm.scalars, tm.g1, tm.g2);
-    if (budget == 0 || d->bytes + (size_t)workers * plan.total <= budget) {
+             "upload %.2f, Lagrange %.2f, columns %.2f, scalars %.2f, G1 %.2f, G2 %.2f s",
+             tm.upload, tm.lagrange, tm.columns, tm.scalars, tm.g1, tm.g2);
+    if (budget == 0 || d->bytes + plan.total <= budget) {
         k->on_device = 1;
         k->dev_bytes = d->bytes;
         return CUZK_OK;
@@ -72,8 +72,9 @@ cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_
 #ifdef CUZK_HAVE_CUDA
         st = make_cuda(out, c, seed, budget, workers, err);
 #else
-        st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                            "this build has no CUDA backend (nvcc was not found when it was built)");
+        st =
+            cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                           "this build has no CUDA backend (nvcc was not found when it was built)");
 #endif
     } else {
         st = cuzk_error_set(err, CUZK_ERR_ARG, "unknown setup device '%s' (cpu or cuda)", where);

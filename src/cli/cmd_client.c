@@ -549,13 +549,22 @@ static void status_table(const Cuzk__V1__GetStatusResponse *r)
     w = 7;
     for (size_t i = 0; i < r->n_loaded_srs; i++)
         w = fit(w, r->loaded_srs[i]->circuit_id);
-    printf("\n%-*s %-5s %12s %5s\n", w, "circuit", "tier", "size", "refs");
+    printf("\n%-*s %-5s %12s %5s %6s %12s %6s\n", w, "circuit", "tier", "size", "refs", "host",
+           "on devices", "loaded");
     for (size_t i = 0; i < r->n_loaded_srs; i++) {
         const Cuzk__V1__SRSStatus *k = r->loaded_srs[i];
         const ProtobufCEnumValue *t =
             protobuf_c_enum_descriptor_get_value(&cuzk__v1__srsstatus__tier__descriptor, k->tier);
         fmt_bytes(b1, sizeof b1, k->size_bytes);
-        printf("%-*s %-5s %12s %5u\n", w, k->circuit_id, t ? t->name : "?", b1, k->ref_count);
+        fmt_bytes(b2, sizeof b2, k->device_bytes);
+        char host[16] = "-", dev[16] = "-";
+        if (k->size_bytes)
+            snprintf(host, sizeof host, "%.0f%%", 100.0 * (double)k->loaded_bytes / (double)k->size_bytes);
+        if (k->device_bytes)
+            snprintf(dev, sizeof dev, "%.0f%%",
+                     100.0 * (double)k->device_loaded_bytes / (double)k->device_bytes);
+        printf("%-*s %-5s %12s %5u %6s %12s %6s\n", w, k->circuit_id, t ? t->name : "?", b1,
+               k->ref_count, host, k->device_bytes ? b2 : "-", dev);
     }
     if (!r->n_loaded_srs)
         printf("(no keys loaded)\n");

@@ -171,7 +171,8 @@ struct daemon {
     uint64_t start_ns;
 
     metrics_t *metrics;
-    metrics_family_t *m_proofs, *m_queue, *m_stage, *m_busy, *m_vram_res, *m_vram_tot, *m_key;
+    metrics_family_t *m_proofs, *m_queue, *m_stage, *m_busy, *m_vram_res, *m_vram_tot, *m_key,
+        *m_key_dev;
     metrics_series_t *s_stage[ENGINE_STAGE_COUNT];
 
     pthread_mutex_t submit_mu;

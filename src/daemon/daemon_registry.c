@@ -412,6 +412,12 @@ static void key_info_fill(daemon_key_info_t *out, const dmn_registry_t *r, const
             out->resident[dv] = ki.resident[dv];
             out->n_resident += ki.resident[dv] ? 1u : 0u;
             out->resident_bytes += ki.resident_bytes[dv];
+            out->device_load[dv] = ki.warm[dv];
+            out->device_load_done[dv] = ki.warm_done[dv];
+            out->device_load_total[dv] = ki.warm_total[dv];
+            out->device_load_ms[dv] = ki.warm_ms[dv];
+            out->device_loaded_bytes += ki.warm_done[dv];
+            out->device_bytes += ki.warm_total[dv];
         }
     }
 }

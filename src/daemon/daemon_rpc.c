@@ -402,6 +402,9 @@ static int status_keys(Cuzk__V1__GetStatusResponse *r, daemon_t *d)
                                                        : CUZK__V1__SRSSTATUS__TIER__COLD;
         k->size_bytes = keys[i].bytes;
         k->ref_count = keys[i].jobs;
+        k->loaded_bytes = keys[i].loaded_bytes;
+        k->device_loaded_bytes = keys[i].device_loaded_bytes;
+        k->device_bytes = keys[i].device_bytes;
         ok = rpc_set_string(&k->circuit_id, keys[i].circuit_id) == CUZK_OK;
     }
     free(keys);

@@ -117,6 +117,11 @@ cuzk_status dmn_metrics_init(daemon_t *d, cuzk_error_t *err)
     if (st == CUZK_OK)
         st = family(d, &d->m_key, METRICS_GAUGE, "cuzk_key_load_bytes",
                     "Bytes of the circuit's key files loaded.", "circuit", NULL, err);
+    if (st == CUZK_OK)
+        st = family(d, &d->m_key_dev, METRICS_GAUGE, "cuzk_key_device_load_bytes",
+                    "Bytes of the circuit's key and circuit a preload put on the devices (over "
+                    "every device).",
+                    "circuit", NULL, err);
     if (st != CUZK_OK)
         return st;
     /* The series every dashboard expects exist from the start (value 0). */
@@ -147,6 +152,7 @@ void dmn_metrics_key_unloaded(void *daemon, const char *circuit)
 {
     daemon_t *d = daemon;
     metrics_set(series1(d->m_key, circuit), 0);
+    metrics_set(series1(d->m_key_dev, circuit), 0);
 }
 
 /* ---- typed stats ---- */
@@ -368,6 +374,25 @@ static void json_keys(cJSON *root, daemon_t *d, int *ok)
             if (k->resident[dv] && !cJSON_AddItemToArray(devs, cJSON_CreateNumber(dv)))
                 *ok = 0;
         num(o, "resident_bytes", (double)k->resident_bytes, ok);
+        /* a preload's loads onto the devices, while and after they run */
+        cJSON *loads = arr_in(o, "device_loads", ok);
+        for (unsigned dv = 0; loads && dv < d->n_devices; dv++) {
+            if (k->device_load[dv] == ENGINE_WARM_NONE)
+                continue;
+            cJSON *l = push_obj(loads, ok);
+            if (!l)
+                break;
+            num(l, "device", dv, ok);
+            str(l, "state", engine_warm_str(k->device_load[dv]), ok);
+            num(l, "loaded_bytes", (double)k->device_load_done[dv], ok);
+            num(l, "bytes", (double)k->device_load_total[dv], ok);
+            num(l, "progress",
+                k->device_load_total[dv]
+                    ? (double)k->device_load_done[dv] / (double)k->device_load_total[dv]
+                    : 0.0,
+                ok);
+            num(l, "load_ms", (double)k->device_load_ms[dv], ok);
+        }
     }
     free(keys);
 }
@@ -484,8 +509,11 @@ cuzk_status daemon_metrics_text(daemon_t *d, char **text, size_t *len, cuzk_erro
     size_t n = 0;
     if (dmn_registry_list(&d->reg, &keys, &n, err) != CUZK_OK)
         return CUZK_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         metrics_set(series1(d->m_key, keys[i].circuit_id), (double)keys[i].loaded_bytes);
+        metrics_set(series1(d->m_key_dev, keys[i].circuit_id),
+                    (double)keys[i].device_loaded_bytes);
+    }
     free(keys);
     return metrics_render(d->metrics, text, len, err);
 }

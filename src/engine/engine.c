@@ -39,6 +39,12 @@ const char *engine_job_state_str(int state)
     return state >= 0 && state <= ENGINE_JOB_CANCELLED ? names[state] : "invalid";
 }
 
+const char *engine_warm_str(int warm)
+{
+    static const char *const names[] = {"none", "pending", "loading", "done", "failed"};
+    return warm >= 0 && warm <= ENGINE_WARM_FAILED ? names[warm] : "invalid";
+}
+
 /* ---- locking helpers ---- */
 
 void eng_unlock(engine_t *e)

@@ -123,8 +123,11 @@ typedef struct key_dev {
     int planned;
     size_t resident, scratch; /* the plan under the device's capacity */
     ledger_resv_t resv;       /* non-empty while resident */
-    unsigned in_use;
+    unsigned in_use;          /* partitions assigned here, and a warm loading */
     uint64_t last_used_ns;
+    engine_warm warm; /* PENDING holds a reference on the key */
+    uint64_t warm_ms;
+    uint64_t warm_done, warm_total; /* bytes (engine_key_info_t) */
 } key_dev_t;
 
 struct engine_key {

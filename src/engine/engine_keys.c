@@ -36,6 +36,12 @@ void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev)
         ledger_release(&kd->resv);
         dev->evictions++;
     }
+    /* a load done or failed is forgotten; a pending one is dropped by the
+     * worker that finds it no longer resident (it holds a reference) */
+    if (kd->warm == ENGINE_WARM_DONE || kd->warm == ENGINE_WARM_FAILED) {
+        kd->warm = ENGINE_WARM_NONE;
+        kd->warm_done = kd->warm_total = 0;
+    }
     mark_workers(dev, k);
 }
 
@@ -253,6 +259,12 @@ cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_er
                             k->name, kd->resident, dev->name, ls.capacity - ls.reserved,
                             ls.capacity);
     }
+    if (st == CUZK_OK && dev->d.warm && kd->warm != ENGINE_WARM_PENDING &&
+        kd->warm != ENGINE_WARM_LOADING && kd->warm != ENGINE_WARM_DONE) {
+        kd->warm = ENGINE_WARM_PENDING; /* an idle worker loads it */
+        eng_key_ref(k);
+        pthread_cond_broadcast(&e->ready_cv);
+    }
     eng_unlock(e);
     return st;
 }
@@ -297,6 +309,10 @@ cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_
         out->resident[d] = k->dev[d].resv.ledger != NULL;
         out->resident_bytes[d] = k->dev[d].resv.bytes;
         out->in_use[d] = k->dev[d].in_use;
+        out->warm[d] = k->dev[d].warm;
+        out->warm_ms[d] = k->dev[d].warm_ms;
+        out->warm_done[d] = k->dev[d].warm_done;
+        out->warm_total[d] = k->dev[d].warm_total;
     }
     eng_unlock(e);
     return CUZK_OK;

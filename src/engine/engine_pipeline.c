@@ -581,6 +581,86 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
     eng_job_settle_maybe(e, j);
 }
 
+/* ---- preload loads (engine_device_t.warm) ---- */
+
+/* A key waiting for its load on dev, or NULL. With the mutex. */
+static engine_key_t *warm_pick(engine_t *e, const eng_device_t *dev)
+{
+    for (engine_key_t *k = e->keys; k; k = k->next)
+        if (k->dev[dev->index].warm == ENGINE_WARM_PENDING)
+            return k;
+    return NULL;
+}
+
+typedef struct warm_progress {
+    engine_t *e;
+    key_dev_t *kd;
+} warm_progress_t;
+
+/* engine_device_t.warm's progress, on the loading worker's thread (no
+ * engine lock held there). */
+static void warm_progress(void *pctx, uint64_t done, uint64_t total)
+{
+    warm_progress_t *wp = pctx;
+    pthread_mutex_lock(&wp->e->mu);
+    if (total)
+        wp->kd->warm_total = total;
+    if (done > wp->kd->warm_done) /* never backwards */
+        wp->kd->warm_done = done < wp->kd->warm_total ? done : wp->kd->warm_total;
+    pthread_mutex_unlock(&wp->e->mu);
+}
+
+/* Loads k on this worker's backend, as a preload asked; called with the
+ * mutex, returns with it (dropped meanwhile). A key evicted since the
+ * request is only let go. */
+static void warm_run(eng_worker_t *wk, engine_key_t *k)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    key_dev_t *kd = &k->dev[dev->index];
+    if (!kd->resv.ledger) {
+        kd->warm = ENGINE_WARM_NONE;
+        eng_key_unref(e, k);
+        return;
+    }
+    kd->warm = ENGINE_WARM_LOADING;
+    kd->warm_done = 0;
+    kd->warm_total = kd->resident;
+    kd->in_use++; /* not evicted while it loads */
+    int pending = wk->evict_pending;
+    wk->evict_pending = 0;
+    wk->last_key = k; /* the backend holds it now: an eviction tells this worker */
+    eng_unlock(e);
+    cuzk_error_t err = {0};
+    cuzk_status st = CUZK_OK;
+    uint64_t t0 = ledger_clock_ns();
+    if (pending && wk->be && dev->d.evict)
+        dev->d.evict(dev->d.ctx, wk->be);
+    if (!wk->be && (st = dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, &err)) != CUZK_OK)
+        wk->be = NULL;
+    warm_progress_t wp = {e, kd};
+    if (st == CUZK_OK)
+        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit, warm_progress, &wp,
+                         &err);
+    if (st != CUZK_OK && wk->be) { /* as after a failed proof: remake it */
+        dev->d.backend_free(dev->d.ctx, wk->be);
+        wk->be = NULL;
+    }
+    uint64_t t1 = ledger_clock_ns();
+    eng_emit(e, 0, -1, dev->index, ENGINE_STAGE_LOAD, t0, t1, st);
+    pthread_mutex_lock(&e->mu);
+    kd->in_use--;
+    kd->warm = st == CUZK_OK ? ENGINE_WARM_DONE : ENGINE_WARM_FAILED;
+    kd->warm_ms = (t1 - t0) / 1000000u;
+    if (st == CUZK_OK)
+        kd->warm_done = kd->warm_total;
+    kd->last_used_ns = t1;
+    if (st != CUZK_OK)
+        wk->last_key = NULL;
+    eng_key_unref(e, k); /* the request's reference */
+    pthread_cond_broadcast(&e->ready_cv);
+}
+
 void *eng_worker_main(void *arg)
 {
     eng_worker_t *wk = arg;
@@ -593,6 +673,12 @@ void *eng_worker_main(void *arg)
         pick_ctx_t pc = {e, dev};
         while (!e->stopping && !(t = eng_queue_pick(&e->ready_q, ledger_clock_ns(), e->cfg.aging_ns,
                                                     ready_ok, &pc))) {
+            engine_key_t *wkey = dev->d.warm ? warm_pick(e, dev) : NULL;
+            if (wkey) { /* no task to run here: a preload's load */
+                warm_run(wk, wkey);
+                eng_reap(e);
+                continue;
+            }
             dev->idle++;
             pthread_cond_wait(&e->ready_cv, &e->mu);
             dev->idle--;

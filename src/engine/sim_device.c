@@ -19,6 +19,8 @@ struct engine_sim {
     uint64_t fail_prove_in; /* 0: off; 1: the next prove fails */
     int fail_plan;
     unsigned fail_backend_new;
+    unsigned fail_warm; /* warms still to fail */
+    unsigned warm_delay_us;
     unsigned running;
     engine_sim_stats_t st;
 };
@@ -130,6 +132,36 @@ static void sim_evict(void *ctx, groth16_backend_t *be)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* A load of the plan's resident bytes in SIM_WARM_STEPS steps of
+ * delay_us / SIM_WARM_STEPS each, progress after every step; an injected
+ * failure comes half way. */
+#define SIM_WARM_STEPS 4
+static cuzk_status sim_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
+                            const circuit_t *c, engine_progress_fn progress, void *pctx,
+                            cuzk_error_t *err)
+{
+    engine_sim_t *s = ctx;
+    (void)c;
+    if (!be)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "sim warm: no backend");
+    pthread_mutex_lock(&s->mu);
+    s->st.warms++;
+    int fail = s->fail_warm > 0;
+    if (fail)
+        s->fail_warm--;
+    unsigned delay = s->warm_delay_us;
+    uint64_t total = s->cfg.resident_base + s->cfg.resident_per_row * ((uint64_t)1 << pk->log_m);
+    pthread_mutex_unlock(&s->mu);
+    for (unsigned i = 1; i <= SIM_WARM_STEPS; i++) {
+        if (delay)
+            sleep_us(delay / SIM_WARM_STEPS);
+        if (fail && i == SIM_WARM_STEPS / 2)
+            return cuzk_error_set(err, CUZK_ERR_CUDA, "sim warm: injected load failure");
+        progress(pctx, total * i / SIM_WARM_STEPS, total);
+    }
+    return CUZK_OK;
+}
+
 static cuzk_status sim_plan(void *ctx, const groth16_pk_t *pk, const circuit_t *c, size_t budget,
                             size_t *resident, size_t *scratch, cuzk_error_t *err)
 {
@@ -193,6 +225,16 @@ void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, 
                              .backend_free = sim_backend_free,
                              .plan = sim_plan,
                              .evict = sim_evict};
+}
+
+void engine_sim_device_warm(engine_device_t *dev, unsigned fail_count, unsigned delay_us)
+{
+    engine_sim_t *s = dev->ctx;
+    pthread_mutex_lock(&s->mu);
+    s->fail_warm = fail_count;
+    s->warm_delay_us = delay_us;
+    pthread_mutex_unlock(&s->mu);
+    dev->warm = sim_warm;
 }
 
 void engine_sim_fail_prove(engine_sim_t *s, uint64_t nth)

@@ -1,13 +1,13 @@
 /* The CUDA Groth16 backend (include/cuzk/cuda_backend.h): a resident key
  * and circuit, and per proof: witness upload, H computation, the density
  * gathers and the five MSMs, all on one stream. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "backend/cuda/h_scalars.cuh"
 #include "backend/cuda/msm.cuh"
+#include "backend/cuda/resident.cuh"
 #include "cuzk/cuda.h"
 
 namespace cuzk_host
@@ -45,14 +45,17 @@ typedef struct cuda_backend {
     groth16_backend_t be; /* first: the table handed out */
     int device;
     size_t budget;
-    cudaStream_t s;  /* compute */
-    cudaStream_t cs; /* copies of streamed bases */
+    int workers;                /* backends on this device sharing its resident copy and budget */
+    const cuda_resident_t *res; /* the shared copy of key and circuit, or NULL (streaming) */
+    cudaStream_t s;             /* compute */
+    cudaStream_t cs;            /* copies of streamed bases */
     cudaEvent_t copied[2];
     /* resident */
     int have_key;
     key_id_t key;
     base_set_t q[Q_N];
     int streaming;
+    int lean;            /* streaming, the circuit streamed too, sa = sb = the H scratch (hp.b) */
     size_t chunk_points; /* G1 points per chunk buffer (G2: half) */
     void *chunk[2];
     const circuit_t *circ; /* the circuit the device copy was made from */
@@ -65,6 +68,10 @@ typedef struct cuda_backend {
     cuda_msm_plan_t g1, g2;
     dfr_t *w, *p, *sa, *sb;
     size_t n_w;
+    /* a warm's progress (NULL outside cuzk_cuda_backend_warm) */
+    cuzk_cuda_progress_fn progress;
+    void *pctx;
+    uint64_t prog_done, prog_total;
 } cuda_backend_t;
 
 static double now_s(void)
@@ -80,79 +87,25 @@ static void cfree(void *p)
         (void)cudaFree(p);
 }
 
-/* ---- host memory pinned in place, shared by every backend ---------------
- *
- * Workers of one device (and backends of other devices) stream the same
- * host key: the first registers it (cudaHostRegister), the others take a
- * reference, and the last one out unregisters it, so no backend unpins
- * memory that another one is still copying from. Process-wide: a
- * registration is the driver's, not a device's (portable). */
-#define HOST_PINS_MAX 64
-
-typedef struct host_pin {
-    void *p;
-    size_t bytes;
-    unsigned refs;
-} host_pin_t;
-
-static pthread_mutex_t g_pins_mu = PTHREAD_MUTEX_INITIALIZER;
-static host_pin_t g_pins[HOST_PINS_MAX];
-
-/* 1 when [p, p + bytes) is ours now (registered, or a reference taken on
- * our registration of exactly that range); 0 when it cannot be pinned. */
-static int host_pin_acquire(void *p, size_t bytes)
-{
-    int ok = 0;
-    pthread_mutex_lock(&g_pins_mu);
-    int free_slot = -1;
-    for (int i = 0; i < HOST_PINS_MAX && !ok; i++) {
-        if (g_pins[i].refs && g_pins[i].p == p && g_pins[i].bytes == bytes) {
-            g_pins[i].refs++;
-            ok = 1;
-        } else if (!g_pins[i].refs && free_slot < 0) {
-            free_slot = i;
-        }
-    }
-    if (!ok && free_slot >= 0) {
-        if (cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly) ==
-            cudaSuccess) {
-            g_pins[free_slot] = (host_pin_t){p, bytes, 1};
-            ok = 1;
-        } else {
-            (void)cudaGetLastError(); /* refused: the caller copies instead */
-        }
-    }
-    pthread_mutex_unlock(&g_pins_mu);
-    return ok;
-}
-
-static void host_pin_release(void *p)
-{
-    pthread_mutex_lock(&g_pins_mu);
-    for (int i = 0; i < HOST_PINS_MAX; i++)
-        if (g_pins[i].refs && g_pins[i].p == p) {
-            if (--g_pins[i].refs == 0) {
-                (void)cudaHostUnregister(p);
-                g_pins[i].p = NULL;
-            }
-            break;
-        }
-    pthread_mutex_unlock(&g_pins_mu);
-}
-
 static void drop_all(cuda_backend_t *x)
 {
     if (x->s)
         (void)cudaStreamSynchronize(x->s);
     if (x->cs)
         (void)cudaStreamSynchronize(x->cs);
+    if (x->res) { /* borrowed from the shared copy: not ours to free */
+        memset(&x->dc, 0, sizeof x->dc);
+        x->a_idx = x->b_idx = NULL;
+        cuda_resident_release(x->res);
+        x->res = NULL;
+    }
     for (int i = 0; i < Q_N; i++) {
         if (!x->q[i].dev_borrowed)
             cfree(x->q[i].dev);
         if (x->q[i].host_own)
             (void)cudaFreeHost(x->q[i].host_own);
         if (x->q[i].host_reg)
-            host_pin_release(x->q[i].host_reg);
+            cuda_host_pin_release(x->q[i].host_reg);
     }
     memset(x->q, 0, sizeof x->q);
     cfree(x->chunk[0]);
@@ -162,8 +115,10 @@ static void drop_all(cuda_backend_t *x)
     cfree(x->b_idx);
     cfree(x->w);
     cfree(x->p);
-    cfree(x->sa);
-    cfree(x->sb);
+    if (!x->lean) { /* lean: they are the H plan's scratch */
+        cfree(x->sa);
+        cfree(x->sb);
+    }
     cuda_circuit_free(&x->dc);
     cuda_h_plan_free(&x->hp);
     cuda_msm_plan_free(&x->g1);
@@ -172,6 +127,7 @@ static void drop_all(cuda_backend_t *x)
     x->w = x->p = x->sa = x->sb = NULL;
     x->have_key = 0;
     x->streaming = 0;
+    x->lean = 0;
     x->circ = NULL;
 }
 
@@ -204,12 +160,59 @@ static size_t g1_max(const groth16_pk_t *pk)
 
 #define MIN_CHUNK ((size_t)1 << 12)
 
-extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
-                                              const circuit_t *c, size_t budget,
-                                              cuzk_error_t *err)
+#define LEAN_SET_MAX ((size_t)256 << 20)     /* each of the streamed circuit's two buffer sets */
+#define LEAN_SET_MIN ((size_t)4 << 10)       /* small: many blocks, which tests like */
+#define LEAN_MSM_SCRATCH ((size_t)512 << 20) /* sorted entries + buckets of a lean MSM plan */
+
+/* A lean layout's stream buffer sets: a sixteenth of the resident circuit
+ * (small circuits need not pay for 256 MiB sets), within the bounds, and
+ * never too small for the longest row. */
+static size_t lean_set_bytes(const circuit_t *c)
 {
-    if (!out || !pk || !c)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_plan: NULL argument");
+    size_t b = cuda_circuit_bytes(c) / 16;
+    b = b < LEAN_SET_MIN ? LEAN_SET_MIN : b > LEAN_SET_MAX ? LEAN_SET_MAX : b;
+    return cuda_circuit_stream_set_bytes(c, b);
+}
+
+/* The largest power-of-two chunk whose two buffers and MSM plans (with
+ * scratch_limit) fit budget beside circ (the circuit's device bytes) and
+ * fixed (the per-proof vectors): fills out's streaming fields; 0 when
+ * none fits. */
+static int stream_fit(cuzk_cuda_plan_t *out, size_t circ, size_t fixed, size_t budget, size_t g1n,
+                      size_t scratch_limit)
+{
+    size_t base = circ + fixed, top = MIN_CHUNK;
+    while (top < g1n)
+        top *= 2;
+    for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2) {
+        size_t need = 2 * ch * sizeof(dg1_affine_t) +
+                      cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, scratch_limit) +
+                      cuda_msm_plan_bytes(CUDA_CURVE_G2, ch / 2, scratch_limit);
+        if (base + need <= budget) {
+            out->streaming = 1;
+            out->chunk_points = ch;
+            out->key_bytes = 2 * ch * sizeof(dg1_affine_t);
+            out->scratch_bytes = need - out->key_bytes + fixed;
+            out->total = base + need;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
+                                              const circuit_t *c, size_t budget, cuzk_error_t *err)
+{
+    return cuzk_cuda_backend_plan_shared(out, pk, c, budget, 1, err);
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
+                                                     const circuit_t *c, size_t budget, int workers,
+                                                     cuzk_error_t *err)
+{
+    if (!out || !pk || !c || workers < 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuzk_cuda_backend_plan: NULL argument or workers < 1");
     memset(out, 0, sizeof *out);
     size_t m = (size_t)1 << pk->log_m, g1n = g1_max(pk);
     size_t idx = pk->conv == GROTH16_BELLPERSON ? pk->a.n + pk->b_g1.n : 0;
@@ -228,33 +231,37 @@ extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth
     out->key_bytes = key;
     out->scratch_bytes = fixed + cuda_msm_plan_bytes(CUDA_CURVE_G1, g1n, 0) +
                          cuda_msm_plan_bytes(CUDA_CURVE_G2, pk->b_g2.n, 0);
-    out->total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
+    /* resident: one shared copy of key and circuit, scratch for each worker */
+    out->total = out->key_bytes + out->circuit_bytes + (size_t)workers * out->scratch_bytes;
     if (!budget || out->total <= budget || host_key == 0)
         return CUZK_OK;
-    /* Streaming: the largest power-of-two chunk whose two buffers and MSM
-     * plans fit beside the fixed part. */
-    size_t base = out->circuit_bytes + fixed, top = MIN_CHUNK;
-    while (top < g1n)
-        top *= 2;
-    for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2) {
-        size_t need = 2 * ch * sizeof(dg1_affine_t) + cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, 0) +
-                      cuda_msm_plan_bytes(CUDA_CURVE_G2, ch / 2, 0);
-        if (base + need <= budget) {
-            out->streaming = 1;
-            out->chunk_points = ch;
-            out->key_bytes = 2 * ch * sizeof(dg1_affine_t);
-            out->scratch_bytes = need - out->key_bytes + fixed;
-            out->total = base + need;
+    /* Streaming, each worker on its own share of the budget: the largest
+     * power-of-two chunk whose two buffers and MSM plans fit beside the
+     * fixed part (the circuit and the per-proof vectors). */
+    size_t w_total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
+    budget /= (size_t)workers;
+    if (stream_fit(out, out->circuit_bytes, fixed, budget, g1n, 0))
+        return CUZK_OK;
+    /* Lean (bellperson): the circuit streams too, and the gathered A and B
+     * scalars take the H scratch vector's place in turn (it is free once
+     * H is made); smaller MSM scratch. */
+    if (pk->conv == GROTH16_BELLPERSON && pk->a.n <= m && pk->b_g1.n <= m) {
+        size_t circ = cuda_circuit_bytes_streamed(c, lean_set_bytes(c)) + idx * sizeof(uint32_t);
+        size_t lean = cuda_h_plan_bytes(pk->log_m, pk->conv) + (pk->n_vars + m) * sizeof(dfr_t);
+        if (stream_fit(out, circ, lean, budget, g1n, LEAN_MSM_SCRATCH)) {
+            out->lean = 1;
+            out->circuit_bytes = circ;
             return CUZK_OK;
         }
     }
+    out->total = w_total;
     return cuzk_error_set(err, CUZK_ERR_NOMEM,
                           "the proof needs %.2f GiB on the GPU with the key resident (key %.2f, "
                           "circuit %.2f, scratch %.2f), and more than the VRAM budget of %.2f GiB "
-                          "even with the bases streamed from host memory",
+                          "%seven with the bases and the circuit streamed from host memory",
                           out->total / 1073741824.0, out->key_bytes / 1073741824.0,
                           out->circuit_bytes / 1073741824.0, out->scratch_bytes / 1073741824.0,
-                          budget / 1073741824.0);
+                          budget / 1073741824.0, workers > 1 ? "per worker " : "");
 }
 
 /* ---- residency ----------------------------------------------------------- */
@@ -307,7 +314,7 @@ static cuzk_status pin_host_bases(base_set_t *b, const void *data, size_t bytes,
     b->host = data;
     if (!bytes)
         return CUZK_OK;
-    if (host_pin_acquire((void *)data, bytes)) {
+    if (cuda_host_pin_acquire((void *)data, bytes)) {
         b->host_reg = (void *)data;
         return CUZK_OK;
     }
@@ -323,28 +330,206 @@ static cuzk_status pin_host_bases(base_set_t *b, const void *data, size_t bytes,
     return CUZK_OK;
 }
 
-/* One query's bases: decoded on the device (resident), borrowed from the
- * device (MSM_BASES_DEVICE) or read from pinned host memory (streaming). */
+/* One query's bases when streaming: borrowed from the device
+ * (MSM_BASES_DEVICE) or read from pinned host memory. */
 static cuzk_status load_bases(cuda_backend_t *x, base_set_t *b, const groth16_query_t *q, int g2,
                               cuzk_error_t *err)
 {
     b->n = q->n;
     b->g2 = g2;
     b->fmt = q->bases.fmt;
-    size_t bytes = b->n * rec_bytes(b);
-    cuzk_status st;
     if (b->fmt == MSM_BASES_DEVICE)
         return borrow_device_bases(x, b, q->bases.data, err);
-    if (x->streaming)
-        return pin_host_bases(b, q->bases.data, bytes, err);
-    if ((st = dalloc(&b->dev, bytes, err)) != CUZK_OK)
+    return pin_host_bases(b, q->bases.data, b->n * rec_bytes(b), err);
+}
+
+/* ---- the shared resident copy (resident.cuh) ---------------------------- */
+
+typedef struct load_ctx {
+    cuda_backend_t *x;
+    const groth16_pk_t *pk;
+    const circuit_t *c;
+} load_ctx_t;
+
+static const groth16_query_t *query_of(const groth16_pk_t *pk, int i)
+{
+    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
+    return q[i];
+}
+
+static void resident_free(cuda_resident_t *r)
+{
+    for (int i = 0; i < Q_N; i++)
+        cfree(r->dev[i]);
+    cuda_circuit_free(&r->dc);
+    cfree(r->a_idx);
+    cfree(r->b_idx);
+    memset(r, 0, sizeof *r);
+}
+
+/* A warm's progress: bytes more of the load are on the device. */
+static void progress_add(cuda_backend_t *x, uint64_t bytes)
+{
+    x->prog_done += bytes;
+    if (x->progress)
+        x->progress(x->pctx, x->prog_done, x->prog_total);
+}
+
+/* What resident_load copies, for the progress total. */
+static uint64_t resident_load_bytes(const groth16_pk_t *pk, const circuit_t *c)
+{
+    uint64_t t = cuda_circuit_bytes(c);
+    for (int i = 0; i < Q_N; i++) {
+        const groth16_query_t *q = query_of(pk, i);
+        if (q->bases.fmt != MSM_BASES_DEVICE)
+            t += q->n * (i == Q_B2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
+    }
+    return t;
+}
+
+/* Bytes of bases between a warm's progress reports: about 64 reports
+ * whatever the size, 1 MiB to 1 GiB each. */
+static size_t load_piece(uint64_t total)
+{
+    uint64_t p = total / 64;
+    return (size_t)(p < ((uint64_t)1 << 20) ? (uint64_t)1 << 20 : p > ((uint64_t)1 << 30) ? (uint64_t)1 << 30 : p);
+}
+
+/* One query's bases into dev, in pieces when a warm reports progress (the
+ * records decode in place, so a piece is just a smaller upload). */
+static cuzk_status bases_upload_pieces(cuda_backend_t *x, void *dev, const groth16_query_t *q,
+                                       int g2, cudaStream_t s, cuzk_error_t *err)
+{
+    size_t rec = g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t);
+    size_t per = x->progress ? load_piece(x->prog_total) / rec : q->n;
+    cuzk_status st = CUZK_OK;
+    for (size_t at = 0; at < q->n && st == CUZK_OK; at += per) {
+        size_t len = q->n - at < per ? q->n - at : per;
+        msm_bases_t piece = q->bases;
+        piece.data = (const char *)q->bases.data + at * rec;
+        char *d = (char *)dev + at * rec;
+        st = g2 ? cuda_bases_upload_g2((dg2_affine_t *)d, &piece, len, s, err)
+                : cuda_bases_upload_g1((dg1_affine_t *)d, &piece, len, s, err);
+        if (st == CUZK_OK && x->progress && (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) == CUZK_OK)
+            progress_add(x, len * rec);
+    }
+    return st;
+}
+
+/* Uploads the circuit, the density lists and the bases that are not the
+ * key's own device memory, on the loading backend's stream. */
+static cuzk_status resident_load(cuda_resident_t *r, void *vctx, cuzk_error_t *err)
+{
+    const load_ctx_t *L = (const load_ctx_t *)vctx;
+    cudaStream_t s = L->x->s;
+    groth16_query_indices_t ix;
+    cuzk_status st = groth16_query_indices(&ix, L->pk, L->c, err);
+    if (st != CUZK_OK)
         return st;
-    return g2 ? cuda_bases_upload_g2((dg2_affine_t *)b->dev, &q->bases, b->n, x->s, err)
-              : cuda_bases_upload_g1((dg1_affine_t *)b->dev, &q->bases, b->n, x->s, err);
+    L->x->prog_total = resident_load_bytes(L->pk, L->c);
+    if ((st = groth16_query_check(L->pk, &ix, err)) == CUZK_OK &&
+        (st = cuda_circuit_upload(&r->dc, L->c, s, err)) == CUZK_OK)
+        progress_add(L->x, r->dc.bytes); /* the upload waited for its stream */
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++) {
+        const groth16_query_t *q = query_of(L->pk, i);
+        if (q->bases.fmt == MSM_BASES_DEVICE || q->n == 0)
+            continue;
+        int g2 = i == Q_B2;
+        size_t bytes = q->n * (g2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
+        if ((st = dalloc(&r->dev[i], bytes, err)) != CUZK_OK)
+            break;
+        r->bytes += bytes;
+        st = bases_upload_pieces(L->x, r->dev[i], q, g2, s, err);
+    }
+    if (st == CUZK_OK && ix.a && (st = upload_idx(&r->a_idx, ix.a, ix.n_a, s, err)) == CUZK_OK)
+        st = upload_idx(&r->b_idx, ix.b, ix.n_b, s, err);
+    /* the host's index lists and key records must outlive the copies */
+    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(s), st == CUZK_OK ? err : NULL);
+    st = st == CUZK_OK ? s2 : st;
+    r->n_a = ix.n_a;
+    r->n_b = ix.n_b;
+    r->n_l = ix.n_l;
+    r->bytes += r->dc.bytes + (ix.a ? (ix.n_a + ix.n_b) * sizeof(uint32_t) : 0);
+    groth16_query_indices_free(&ix);
+    if (st != CUZK_OK)
+        resident_free(r);
+    return st;
+}
+
+/* Takes (or loads) the shared copy and points the backend's key, circuit
+ * and lists at it. */
+static cuzk_status adopt_shared(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
+                                cuzk_error_t *err)
+{
+    cuda_resident_id_t id;
+    memset(&id, 0, sizeof id);
+    id.device = x->device;
+    for (int i = 0; i < Q_N; i++) {
+        id.data[i] = query_of(pk, i)->bases.data;
+        id.n[i] = query_of(pk, i)->n;
+    }
+    id.conv = (int)pk->conv;
+    id.circuit = c;
+    for (int i = 0; i < 3; i++)
+        id.nnz[i] = c->m[i].nnz;
+    id.n_rows = c->n_rows;
+    id.n_vars = c->n_vars;
+    load_ctx_t L = {x, pk, c};
+    int loaded = 0;
+    cuzk_status st =
+        cuda_resident_acquire(&x->res, &loaded, &id, resident_load, resident_free, &L, err);
+    if (st != CUZK_OK)
+        return st;
+    const cuda_resident_t *r = x->res;
+    x->dc = r->dc;
+    x->a_idx = r->a_idx;
+    x->b_idx = r->b_idx;
+    x->n_a = r->n_a;
+    x->n_b = r->n_b;
+    x->n_l = r->n_l;
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++) {
+        const groth16_query_t *q = query_of(pk, i);
+        base_set_t *b = &x->q[i];
+        b->n = q->n;
+        b->g2 = i == Q_B2;
+        b->fmt = q->bases.fmt;
+        if (b->fmt == MSM_BASES_DEVICE) {
+            st = borrow_device_bases(x, b, q->bases.data, err);
+        } else {
+            b->dev = r->dev[i];
+            b->dev_borrowed = 1;
+        }
+    }
+    return st;
+}
+
+/* The streaming layout: this backend's own circuit, lists and pins. */
+static cuzk_status load_own(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
+                            cuzk_error_t *err)
+{
+    groth16_query_indices_t ix;
+    cuzk_status st = groth16_query_indices(&ix, pk, c, err);
+    if (st != CUZK_OK)
+        return st;
+    if ((st = groth16_query_check(pk, &ix, err)) == CUZK_OK)
+        st = x->lean ? cuda_circuit_attach_streamed(&x->dc, c, lean_set_bytes(c), x->s, err)
+                     : cuda_circuit_upload(&x->dc, c, x->s, err);
+    for (int i = 0; i < Q_N && st == CUZK_OK; i++)
+        st = load_bases(x, &x->q[i], query_of(pk, i), i == Q_B2, err);
+    if (st == CUZK_OK && ix.a && (st = upload_idx(&x->a_idx, ix.a, ix.n_a, x->s, err)) == CUZK_OK)
+        st = upload_idx(&x->b_idx, ix.b, ix.n_b, x->s, err);
+    cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(x->s), st == CUZK_OK ? err : NULL);
+    st = st == CUZK_OK ? s2 : st; /* ix may go now */
+    x->n_a = ix.n_a;
+    x->n_b = ix.n_b;
+    x->n_l = ix.n_l;
+    groth16_query_indices_free(&ix);
+    return st;
 }
 
 /* Makes the device hold pk and c (and scratch for them), or keeps what it
- * holds when they are the same. */
+ * holds when they are the same. Resident: the copy shared with the other
+ * backends on this device; streaming: its own. */
 static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
                                    double *t_load, cuzk_error_t *err)
 {
@@ -358,55 +543,44 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     double t0 = now_s();
     drop_all(x);
     cuzk_cuda_plan_t plan;
-    cuzk_status st = cuzk_cuda_backend_plan(&plan, pk, c, x->budget, err);
+    cuzk_status st = cuzk_cuda_backend_plan_shared(&plan, pk, c, x->budget, x->workers, err);
     if (st != CUZK_OK)
         return st;
     x->streaming = plan.streaming;
+    x->lean = plan.lean;
     x->chunk_points = plan.chunk_points;
-    groth16_query_indices_t ix;
-    if ((st = groth16_query_indices(&ix, pk, c, err)) != CUZK_OK)
-        return st;
-    if ((st = groth16_query_check(pk, &ix, err)) != CUZK_OK) {
-        groth16_query_indices_free(&ix);
-        return st;
-    }
+    size_t msm_scratch = x->lean ? LEAN_MSM_SCRATCH : 0;
     size_t m = (size_t)1 << pk->log_m;
     size_t n1 = x->streaming ? x->chunk_points : g1_max(pk);
     size_t n2 = x->streaming ? x->chunk_points / 2 : pk->b_g2.n;
     cudaStream_t s = x->s;
-    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
-    st = cuda_circuit_upload(&x->dc, c, s, err);
-    for (int i = 0; i < Q_N && st == CUZK_OK; i++)
-        st = load_bases(x, &x->q[i], q[i], i == Q_B2, err);
+    st = x->streaming ? load_own(x, pk, c, err) : adopt_shared(x, pk, c, err);
     if (st == CUZK_OK && x->streaming &&
         (st = dalloc(&x->chunk[0], x->chunk_points * sizeof(dg1_affine_t), err)) == CUZK_OK)
         st = dalloc(&x->chunk[1], x->chunk_points * sizeof(dg1_affine_t), err);
-    if (st == CUZK_OK && ix.a && (st = upload_idx(&x->a_idx, ix.a, ix.n_a, s, err)) == CUZK_OK &&
-        (st = upload_idx(&x->b_idx, ix.b, ix.n_b, s, err)) == CUZK_OK &&
-        (st = dalloc((void **)&x->sa, ix.n_a * sizeof(dfr_t), err)) == CUZK_OK)
-        st = dalloc((void **)&x->sb, ix.n_b * sizeof(dfr_t), err);
+    if (st == CUZK_OK && x->a_idx && !x->lean &&
+        (st = dalloc((void **)&x->sa, x->n_a * sizeof(dfr_t), err)) == CUZK_OK)
+        st = dalloc((void **)&x->sb, x->n_b * sizeof(dfr_t), err);
     if (st == CUZK_OK &&
         (st = dalloc((void **)&x->w, pk->n_vars * sizeof(dfr_t), err)) == CUZK_OK &&
         (st = dalloc((void **)&x->p, m * sizeof(dfr_t), err)) == CUZK_OK &&
         (st = cuda_h_plan_init(&x->hp, pk->log_m, pk->conv, s, err)) == CUZK_OK &&
-        (st = cuda_msm_plan_init(&x->g1, CUDA_CURVE_G1, n1, 0, err)) == CUZK_OK &&
-        (st = cuda_msm_plan_init(&x->g2, CUDA_CURVE_G2, n2, 0, err)) == CUZK_OK)
-        st = CUDA_CHECK(cudaStreamSynchronize(s), err); /* ix and the key may go now */
+        (st = cuda_msm_plan_init(&x->g1, CUDA_CURVE_G1, n1, msm_scratch, err)) == CUZK_OK &&
+        (st = cuda_msm_plan_init(&x->g2, CUDA_CURVE_G2, n2, msm_scratch, err)) == CUZK_OK)
+        st = CUDA_CHECK(cudaStreamSynchronize(s), err);
+    if (st == CUZK_OK && x->lean) /* the plan checked n_a, n_b <= m */
+        x->sa = x->sb = x->hp.b;
     if (st == CUZK_OK) {
         x->have_key = 1;
         x->key = k;
         x->circ = c;
         for (int i = 0; i < 3; i++)
             x->circ_nnz[i] = c->m[i].nnz;
-        x->n_a = ix.n_a;
-        x->n_b = ix.n_b;
-        x->n_l = ix.n_l;
         x->n_w = pk->n_vars;
         *t_load = now_s() - t0;
     } else {
         drop_all(x);
     }
-    groth16_query_indices_free(&ix);
     return st;
 }
 
@@ -470,8 +644,8 @@ static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t 
     else
         g1_jac_set_inf((g1_jac_t *)out);
     if (n > b->n)
-        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: %zu scalars for %zu bases",
-                              n, b->n);
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: %zu scalars for %zu bases", n,
+                              b->n);
     if (n == 0)
         return CUZK_OK;
     if (b->dev)
@@ -488,8 +662,8 @@ __global__ void gather_kernel(dfr_t *out, const dfr_t *w, const uint32_t *idx, s
         out[i] = w[idx[i]];
 }
 
-static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n,
-                          cudaStream_t s, cuzk_error_t *err)
+static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n, cudaStream_t s,
+                          cuzk_error_t *err)
 {
     if (n == 0)
         return CUZK_OK;
@@ -519,8 +693,9 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         goto out;
     }
     t = now_s();
-    if ((st = CUDA_CHECK(cudaMemcpyAsync(x->w, w, x->n_w * sizeof(dfr_t), cudaMemcpyHostToDevice, s),
-                         err)) != CUZK_OK ||
+    if ((st =
+             CUDA_CHECK(cudaMemcpyAsync(x->w, w, x->n_w * sizeof(dfr_t), cudaMemcpyHostToDevice, s),
+                        err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
     out->t_upload = now_s() - t;
@@ -529,19 +704,22 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
     out->t_h = now_s() - t;
+    /* the density gathers just before their MSMs: lean, sa and sb are one
+     * buffer (A's MSM is done, on this stream, before B's gather) */
     sa = sb = x->w;
-    if (x->a_idx) {
-        if ((st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK ||
-            (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
-            goto out;
-        sa = x->sa;
-        sb = x->sb;
-    }
     t = now_s();
+    if (x->a_idx && (st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK)
+        goto out;
+    if (x->a_idx)
+        sa = x->sa;
     if ((st = run_msm(x, &out->a, Q_A, sa, x->n_a, err)) != CUZK_OK)
         goto out;
     out->t_a = now_s() - t;
     t = now_s();
+    if (x->a_idx && (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
+        goto out;
+    if (x->a_idx)
+        sb = x->sb;
     if ((st = run_msm(x, &out->b2, Q_B2, sb, x->n_b, err)) != CUZK_OK ||
         (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, x->n_b, err)) != CUZK_OK))
         goto out;
@@ -604,8 +782,16 @@ static void release_streams(cuda_backend_t *x)
 extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,
                                              size_t vram_budget, cuzk_error_t *err)
 {
-    if (!out)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_new: out is NULL");
+    return cuzk_cuda_backend_new_shared(out, device, vram_budget, 1, err);
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int device,
+                                                    size_t vram_budget, int workers,
+                                                    cuzk_error_t *err)
+{
+    if (!out || workers < 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuzk_cuda_backend_new: out is NULL or workers < 1");
     *out = NULL;
     int count = 0, caller = 0;
     cuzk_status st = cuzk_cuda_device_count(&count, err);
@@ -618,6 +804,7 @@ extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device
     if (!x)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "cuzk_cuda_backend_new: out of memory");
     x->device = device;
+    x->workers = workers;
     if ((st = CUDA_CHECK(cudaGetDevice(&caller), err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaSetDevice(device), err)) != CUZK_OK) {
         free(x);
@@ -650,6 +837,32 @@ extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device
     x->be.msms = cuda_msms;
     *out = &x->be;
     return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth16_pk_t *pk,
+                                              const circuit_t *c, cuzk_cuda_progress_fn progress,
+                                              void *pctx, cuzk_error_t *err)
+{
+    if (!be || !be->ctx || !pk || !c)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_backend_warm: NULL argument");
+    cuda_backend_t *x = (cuda_backend_t *)be->ctx;
+    int caller = 0;
+    cuzk_status st = CUDA_CHECK(cudaGetDevice(&caller), err);
+    if (st != CUZK_OK || (st = CUDA_CHECK(cudaSetDevice(x->device), err)) != CUZK_OK)
+        return st;
+    double t_load = 0;
+    x->progress = progress;
+    x->pctx = pctx;
+    x->prog_done = x->prog_total = 0;
+    st = ensure_resident(x, pk, c, &t_load, err);
+    /* the density lists' small copies come last; a copy another backend
+     * loaded, or a streaming layout, reports nothing (the engine's total) */
+    if (st == CUZK_OK && progress && x->prog_total && x->prog_done < x->prog_total)
+        progress(pctx, x->prog_total, x->prog_total);
+    x->progress = NULL;
+    x->pctx = NULL;
+    cuzk_status s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
+    return st == CUZK_OK ? s2 : st;
 }
 
 extern "C" void cuzk_cuda_backend_evict(groth16_backend_t *be)

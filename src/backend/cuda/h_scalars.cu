@@ -195,7 +195,7 @@ static cuzk_status h_two_vectors(dfr_t *p, dfr_t *b, const cuda_circuit_t *c, co
 cuzk_status cuda_h_scalars(dfr_t *p, const cuda_circuit_t *c, const dfr_t *w, cuda_h_plan_t *plan,
                            cudaStream_t stream, cuzk_error_t *err)
 {
-    if (!p || !c || !c->mem || !w || !plan || !plan->b)
+    if (!p || !c || (!c->mem && !c->stream) || !w || !plan || !plan->b)
         return cuzk_error_set(err, CUZK_ERR_ARG,
                               "cuda_h_scalars: NULL output, circuit, witness or plan");
     const size_t m = plan->m;

@@ -35,10 +35,17 @@ static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32
 }
 
 /* Sums of the light bins (one thread each); heavy bins become jobs of at
- * most CUDA_MSM_PIECE entries plus one range each (their pieces). */
-__global__ void MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
-                         uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
-                         cuda_msm_range_t *heavy, uint32_t *ctl)
+ * most CUDA_MSM_PIECE entries plus one range each (their pieces).
+ * CUZK_MSM_BINS_MINB (an experiment; unset: ptxas's choice) asks for that
+ * many 128-thread blocks per SM, capping the registers. */
+#ifdef CUZK_MSM_BINS_MINB
+#define MSM_BINS_BOUNDS __launch_bounds__(128, CUZK_MSM_BINS_MINB)
+#else
+#define MSM_BINS_BOUNDS
+#endif
+__global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
+                                         uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
+                                         cuda_msm_range_t *heavy, uint32_t *ctl)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nbins)
@@ -180,8 +187,8 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
     cuzk_status st = CUDA_CHECK(cudaMemsetAsync(p->ctl, 0, 2 * sizeof(uint32_t), s), err);
     if (st != CUZK_OK)
         return st;
-    MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs,
-                                                 p->ranges, p->ctl);
+    MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs, p->ranges,
+                                                 p->ctl);
     MK(pieces)<<<4 * p->sms, RED_THREADS, 0, s>>>((XYZZ *)p->pieces, p->jobs, p->ctl, sorted,
                                                   bases);
     MK(ranges)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, (const XYZZ *)p->pieces, p->ranges,
@@ -203,16 +210,16 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
     if ((st = CUDA_CHECK(cudaMemsetAsync(ctl, 0, CTL_N * sizeof(uint32_t), s), err)) != CUZK_OK)
         return st;
     msm_classify<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(p->k, p->full_idx, p->ones_idx, ctl,
-                                                              scalars, (uint32_t)n);
+                                                             scalars, (uint32_t)n);
     if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
-        (st = CUDA_CHECK(cudaMemcpyAsync(p->ctl_host, ctl, CTL_N * sizeof(uint32_t),
-                                         cudaMemcpyDeviceToHost, s),
-                         err)) != CUZK_OK ||
+        (st = CUDA_CHECK(
+             cudaMemcpyAsync(p->ctl_host, ctl, CTL_N * sizeof(uint32_t), cudaMemcpyDeviceToHost, s),
+             err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         return st;
     uint32_t n_full = p->ctl_host[CTL_FULL], n_ones = p->ctl_host[CTL_ONES];
-    cuda_msm_shape_t sh = cuda_msm_shape_fit(cuda_msm_shape(p->curve, n_full, p->scratch_limit), n_full,
-                                    p->max.bins, p->max.entries);
+    cuda_msm_shape_t sh = cuda_msm_shape_fit(cuda_msm_shape(p->curve, n_full, p->scratch_limit),
+                                             n_full, p->max.bins, p->max.entries);
     if (sh.bins > p->max.bins || (size_t)n_full * sh.group > p->max.entries ||
         sh.group * sh.segs > CUDA_MSM_SEGS || sh.windows > CUDA_MSM_MAX_WINDOWS)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda msm: shape exceeds its plan");
@@ -243,19 +250,18 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                                              cudaMemcpyDeviceToDevice, s),
                              err)) != CUZK_OK)
             return st;
-        msm_scatter<<<fgrid, 256, 0, s>>>(p->sorted, p->cursor, p->k, p->full_idx, n_full, sh.c,
-                                          w0, g);
+        msm_scatter<<<fgrid, 256, 0, s>>>(p->sorted, p->cursor, p->k, p->full_idx, n_full, sh.c, w0,
+                                          g);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
             (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins, bases, s,
-                                 err)) !=
-                CUZK_OK)
+                               err)) != CUZK_OK)
             return st;
         uint32_t nseg = g * sh.segs;
-        MK(segments)<<<(nseg + 127) / 128, 128, 0, s>>>((XYZZ *)p->segs,
-                                                         (const XYZZ *)p->buckets, g, nb, sh.segs);
+        MK(segments)<<<(nseg + 127) / 128, 128, 0, s>>>((XYZZ *)p->segs, (const XYZZ *)p->buckets,
+                                                        g, nb, sh.segs);
         msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, p->ctl + CTL_RANGES, g, sh.segs, w0);
         MK(ranges)<<<g, RED_THREADS, 0, s>>>(wins, (const XYZZ *)p->segs, p->ranges,
-                                            p->ctl + CTL_RANGES);
+                                             p->ctl + CTL_RANGES);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
             return st;
     }

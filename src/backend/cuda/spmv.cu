@@ -7,89 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cuda/spmv.cuh"
+#include "backend/cuda/spmv_kernels.cuh"
 
 using namespace cuzk_host;
-
-#define SPMV_BLOCK 256 /* threads, both kernels */
-#define SPMV_ALIGN 256 /* bytes: each array starts on its own lines */
-
-/* The upload's checks and counts, read back once (one per matrix). */
-typedef struct spmv_ctl {
-    uint32_t n_long[3];
-    uint32_t bad_term[3]; /* a column >= n_vars or a coefficient >= n_dict */
-} spmv_ctl_t;
-
-/* ---- kernels ---------------------------------------------------------------- */
-
-/* acc += coef x, where coef is dictionary entry `ci`. */
-static __device__ __forceinline__ void spmv_term(dfr_t *acc, const dfr_t *__restrict__ w,
-                                                 const dfr_t *__restrict__ dict,
-                                                 const uint8_t *__restrict__ kind, uint32_t col,
-                                                 uint32_t ci)
-{
-    dfr_t x = w[col];
-    uint8_t k = kind[ci];
-    if (k == CUDA_SPMV_COEF_ONE) {
-        dfr_add(acc, acc, &x);
-    } else if (k == CUDA_SPMV_COEF_MINUS_ONE) {
-        dfr_sub(acc, acc, &x);
-    } else {
-        dfr_t cf = dict[ci];
-        dfr_mul(&x, &x, &cf);
-        dfr_add(acc, acc, &x);
-    }
-}
-
-/* One thread a row; rows longer than CUDA_SPMV_LONG_ROW are left to
- * spmv_long_rows. */
-static __global__ void __launch_bounds__(SPMV_BLOCK)
-    spmv_short_rows(dfr_t *__restrict__ out, const uint64_t *__restrict__ row_ptr,
-                    const uint32_t *__restrict__ col, const uint32_t *__restrict__ coef,
-                    uint32_t n_rows, const dfr_t *__restrict__ dict,
-                    const uint8_t *__restrict__ kind, const dfr_t *__restrict__ w)
-{
-    uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= n_rows)
-        return;
-    uint64_t b = row_ptr[r], e = row_ptr[r + 1];
-    if (e - b > CUDA_SPMV_LONG_ROW)
-        return;
-    dfr_t acc;
-    dfr_set_zero(&acc);
-    for (uint64_t j = b; j < e; j++)
-        spmv_term(&acc, w, dict, kind, col[j], coef[j]);
-    out[r] = acc;
-}
-
-/* One block a long row: each thread sums a strided share of the terms,
- * then a tree sum in shared memory. */
-static __global__ void __launch_bounds__(SPMV_BLOCK)
-    spmv_long_rows(dfr_t *__restrict__ out, const uint32_t *__restrict__ rows,
-                   const uint64_t *__restrict__ row_ptr, const uint32_t *__restrict__ col,
-                   const uint32_t *__restrict__ coef, const dfr_t *__restrict__ dict,
-                   const uint8_t *__restrict__ kind, const dfr_t *__restrict__ w)
-{
-    __shared__ dfr_t part[SPMV_BLOCK];
-    const uint32_t r = rows[blockIdx.x];
-    const uint64_t b = row_ptr[r], e = row_ptr[r + 1];
-    dfr_t acc;
-    dfr_set_zero(&acc);
-    for (uint64_t j = b + threadIdx.x; j < e; j += SPMV_BLOCK)
-        spmv_term(&acc, w, dict, kind, col[j], coef[j]);
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned half = SPMV_BLOCK / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half) {
-            dfr_t x = part[threadIdx.x], y = part[threadIdx.x + half];
-            dfr_add(&x, &x, &y);
-            part[threadIdx.x] = x;
-        }
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        out[r] = part[0];
-}
 
 /* Lists the rows longer than CUDA_SPMV_LONG_ROW (order: whatever the
  * atomics give; each row's sum does not depend on it). */
@@ -117,12 +37,6 @@ static __global__ void spmv_check_terms(uint32_t *bad, const uint32_t *__restric
 static size_t align_up(size_t x)
 {
     return (x + SPMV_ALIGN - 1) & ~(size_t)(SPMV_ALIGN - 1);
-}
-
-/* Blocks of SPMV_BLOCK threads for one thread a row. */
-static unsigned grid_of(uint32_t n_rows)
-{
-    return (unsigned)(((uint64_t)n_rows + SPMV_BLOCK - 1) / SPMV_BLOCK);
 }
 
 /* Rows with more than CUDA_SPMV_LONG_ROW terms, at most. */
@@ -171,18 +85,17 @@ size_t cuda_circuit_bytes(const circuit_t *c)
     return L.total;
 }
 
-static cuzk_status check_circuit(const circuit_t *c, cuzk_error_t *err)
+cuzk_status spmv_check_shape(const circuit_t *c, cuzk_error_t *err)
 {
     for (int i = 0; i < 3; i++) {
         const circuit_csr_t *m = &c->m[i];
         if (!m->row_ptr || m->row_ptr[0] != 0 || m->row_ptr[c->n_rows] != m->nnz)
             return cuzk_error_set(err, CUZK_ERR_ARG,
-                                  "cuda_circuit_upload: matrix %c: row offsets do not run from "
-                                  "0 to nnz",
+                                  "cuda circuit: matrix %c: row offsets do not run from 0 to nnz",
                                   "ABC"[i]);
         if (m->nnz && (!m->col || !m->coef || !c->dict || c->n_dict == 0))
             return cuzk_error_set(err, CUZK_ERR_ARG,
-                                  "cuda_circuit_upload: matrix %c: terms without arrays", "ABC"[i]);
+                                  "cuda circuit: matrix %c: terms without arrays", "ABC"[i]);
     }
     return CUZK_OK;
 }
@@ -229,8 +142,8 @@ static cuzk_status upload_matrix(cuda_csr_t *d, const circuit_t *c, int i, char 
     return st;
 }
 
-/* Host side of the dictionary kinds. */
-static uint8_t *dict_kinds(const circuit_t *c)
+/* Host side of the dictionary kinds (malloc; NULL when out of memory). */
+uint8_t *spmv_dict_kinds(const circuit_t *c)
 {
     uint8_t *k = (uint8_t *)malloc(c->n_dict ? c->n_dict : 1);
     if (!k)
@@ -252,10 +165,10 @@ cuzk_status cuda_circuit_upload(cuda_circuit_t *out, const circuit_t *c, cudaStr
     memset(out, 0, sizeof *out);
     if (!c)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_circuit_upload: circuit is NULL");
-    cuzk_status st = check_circuit(c, err);
+    cuzk_status st = spmv_check_shape(c, err);
     if (st != CUZK_OK)
         return st;
-    uint8_t *kinds = dict_kinds(c);
+    uint8_t *kinds = spmv_dict_kinds(c);
     if (!kinds)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "cuda_circuit_upload: out of host memory");
 
@@ -310,6 +223,8 @@ void cuda_circuit_free(cuda_circuit_t *c)
 {
     if (!c)
         return;
+    if (c->stream)
+        cuda_circuit_stream_free(c);
     if (c->mem)
         (void)cudaFree(c->mem);
     memset(c, 0, sizeof *c);
@@ -320,19 +235,21 @@ void cuda_circuit_free(cuda_circuit_t *c)
 cuzk_status cuda_spmv(dfr_t *out, const cuda_circuit_t *c, circuit_matrix m, const dfr_t *w,
                       cudaStream_t stream, cuzk_error_t *err)
 {
-    if (!out || !c || !c->mem || !w)
+    if (!out || !c || (!c->mem && !c->stream) || !w)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_spmv: NULL output, circuit or witness");
     if ((unsigned)m > CIRCUIT_C)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_spmv: matrix %d is not A, B or C", (int)m);
     const cuda_csr_t *M = &c->m[m];
     if (c->n_rows == 0)
         return CUZK_OK;
+    if (c->stream)
+        return cuda_spmv_streamed(out, c, (int)m, w, stream, err);
     spmv_short_rows<<<grid_of(c->n_rows), SPMV_BLOCK, 0, stream>>>(
-        out, M->row_ptr, M->col, M->coef, c->n_rows, c->dict, c->dict_kind, w);
+        out, M->row_ptr, M->col, M->coef, 0, c->n_rows, c->dict, c->dict_kind, w);
     cuzk_status st = CUDA_CHECK(cudaGetLastError(), err);
     if (st != CUZK_OK || M->n_long == 0)
         return st;
     spmv_long_rows<<<M->n_long, SPMV_BLOCK, 0, stream>>>(out, M->long_rows, M->row_ptr, M->col,
-                                                         M->coef, c->dict, c->dict_kind, w);
+                                                         M->coef, 0, c->dict, c->dict_kind, w);
     return CUDA_CHECK(cudaGetLastError(), err);
 }

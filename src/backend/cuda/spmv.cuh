@@ -49,13 +49,16 @@ typedef struct cuda_csr {
     uint32_t n_long;
 } cuda_csr_t;
 
+struct cuda_circuit_stream;
+
 typedef struct cuda_circuit {
     uint32_t n_rows, n_vars, n_dict;
-    cuda_csr_t m[3]; /* A, B, C */
+    cuda_csr_t m[3]; /* A, B, C (resident only) */
     dfr_t *dict;
     uint8_t *dict_kind; /* CUDA_SPMV_COEF_* */
     void *mem;
     size_t bytes;
+    struct cuda_circuit_stream *stream; /* streamed (spmv_stream.cu), else NULL */
 } cuda_circuit_t;
 
 /* Device bytes the circuit takes once uploaded (0 for NULL). */
@@ -66,6 +69,26 @@ size_t cuda_circuit_bytes(const cuzk_host::circuit_t *c);
 cuzk_status cuda_circuit_upload(cuda_circuit_t *out, const cuzk_host::circuit_t *c,
                                 cudaStream_t stream, cuzk_error_t *err);
 void cuda_circuit_free(cuda_circuit_t *c);
+
+/* The streamed circuit, for VRAM budgets that cannot hold the matrices:
+ * the CSR arrays stay in host memory (pinned in place, shared like the
+ * key's bases) and every M w copies them in blocks of rows through two
+ * device buffer sets of set_bytes each, the copy of block k + 1 (a copy
+ * stream of the circuit's) overlapping the kernels of block k. On the
+ * device: the dictionary, the long rows of each block and the two sets.
+ * The host circuit must outlive the attachment. attach checks every term
+ * on the host (a column >= n_vars or a coefficient >= n_dict is
+ * CUZK_ERR_ARG) and refuses a row longer than a set holds (CUZK_ERR_NOMEM).
+ * cuda_circuit_bytes_streamed: the device bytes that takes. One M w at a
+ * time per attachment (its buffers are not shared by concurrent calls). */
+size_t cuda_circuit_bytes_streamed(const cuzk_host::circuit_t *c, size_t set_bytes);
+/* want, or more when the circuit's longest row would not fit a set that
+ * size (a pass over the row offsets). */
+size_t cuda_circuit_stream_set_bytes(const cuzk_host::circuit_t *c, size_t want);
+cuzk_status cuda_circuit_attach_streamed(cuda_circuit_t *out, const cuzk_host::circuit_t *c,
+                                         size_t set_bytes, cudaStream_t stream, cuzk_error_t *err);
+/* Frees what attach made (cuda_circuit_free calls it). */
+void cuda_circuit_stream_free(cuda_circuit_t *c);
 
 /* out[r] = sum_j M[r][j] w[j] for r < n_rows (device memory; w has n_vars
  * elements), enqueued on stream. Returns CUZK_OK; CUZK_ERR_ARG (NULL

@@ -1,0 +1,238 @@
+/* The CUDA backend's memory plan for several workers sharing one device
+ * (cuzk_cuda_backend_plan_shared), host arithmetic, without a GPU: one
+ * copy of key and circuit, scratch per worker, while that fits; past it
+ * each worker streams on its share of the budget; below that the lean
+ * layout; too small a budget is refused with the numbers.
+ * On a GPU: proofs in every layout (resident, streamed, lean, two backends
+ * sharing one copy) are byte-identical to the CPU's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuzk/cuda.h"
+#include "cuzk/cuda_backend.h"
+#include "cuzk/bellperson.h"
+#include "cuzk/gen.h"
+#include "cuzk/setup.h"
+
+/* The smallest budget (to 4 KiB) under which the plan still succeeds. */
+static size_t smallest_budget(const groth16_pk_t *pk, const circuit_t *c, size_t hi)
+{
+    cuzk_cuda_plan_t p;
+    cuzk_error_t e = {0};
+    size_t lo = 0;
+    while (hi - lo > 4096) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cuzk_cuda_backend_plan_shared(&p, pk, c, mid, 1, &e) == CUZK_OK)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+static void shared_plan_at(unsigned k)
+{
+    gen_shape_t sh;
+    circuit_t c;
+    cuzk_error_t e = {0};
+    assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
+    assert_int_equal(gen_porep_circuit(&c, &sh, 5, 0, &e), CUZK_OK);
+    groth16_toxic_t tw;
+    groth16_toxic_from_seed(&tw, 77);
+    groth16_key_t key;
+    assert_int_equal(groth16_setup_toxic(&key, &c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
+    groth16_pk_t pk;
+    groth16_key_pk(&pk, &key);
+
+    cuzk_cuda_plan_t one, two, four;
+    assert_int_equal(cuzk_cuda_backend_plan(&one, &pk, &c, 0, &e), CUZK_OK);
+    assert_false(one.streaming);
+    assert_true(one.key_bytes > 0 && one.circuit_bytes > 0 && one.scratch_bytes > 0);
+    assert_int_equal(one.total, one.key_bytes + one.circuit_bytes + one.scratch_bytes);
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&two, &pk, &c, 0, 2, &e), CUZK_OK);
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&four, &pk, &c, 0, 4, &e), CUZK_OK);
+    /* one copy of key and circuit, scratch for each worker */
+    assert_int_equal(two.total, one.key_bytes + one.circuit_bytes + 2 * one.scratch_bytes);
+    assert_int_equal(four.total, one.key_bytes + one.circuit_bytes + 4 * one.scratch_bytes);
+    assert_int_equal(two.key_bytes, one.key_bytes);
+    assert_int_equal(two.scratch_bytes, one.scratch_bytes);
+
+    /* exactly enough for two sharing: resident */
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&two, &pk, &c, two.total, 2, &e), CUZK_OK);
+    assert_false(two.streaming);
+    /* one byte less: each streams on half the budget, its numbers its own */
+    size_t budget = one.key_bytes + one.circuit_bytes + 2 * one.scratch_bytes - 1;
+    cuzk_status st = cuzk_cuda_backend_plan_shared(&two, &pk, &c, budget, 2, &e);
+    if (st == CUZK_OK) {
+        assert_true(two.streaming);
+        assert_true(two.total <= budget / 2);
+        assert_true(two.chunk_points >= 4096);
+    } else { /* a half too small even to stream: refused, naming the share */
+        assert_int_equal(st, CUZK_ERR_NOMEM);
+        assert_non_null(strstr(e.msg, "per worker"));
+    }
+    /* the single plan agrees with the shared one for one worker */
+    cuzk_cuda_plan_t a, b;
+    size_t small = one.total / 2;
+    cuzk_status sa = cuzk_cuda_backend_plan(&a, &pk, &c, small, &e);
+    cuzk_status sb = cuzk_cuda_backend_plan_shared(&b, &pk, &c, small, 1, &e);
+    assert_int_equal(sa, sb);
+    assert_memory_equal(&a, &b, sizeof a);
+    /* below what streaming the bases needs: the lean layout (the circuit
+     * streamed, smaller scratch), within the budget, before a refusal */
+    cuzk_cuda_plan_t p;
+    size_t hi = smallest_budget(&pk, &c, one.total);
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&p, &pk, &c, hi, 1, &e), CUZK_OK);
+    assert_true(p.streaming && p.lean);
+    assert_true(p.total <= hi);
+    assert_true(p.circuit_bytes < one.circuit_bytes);
+    assert_true(p.total == p.key_bytes + p.circuit_bytes + p.scratch_bytes);
+    /* a snarkjs key never goes lean (its H needs the third vector) */
+    pk.conv = GROTH16_SNARKJS;
+    if (cuzk_cuda_backend_plan_shared(&p, &pk, &c, hi, 1, &e) == CUZK_OK)
+        assert_false(p.lean);
+    pk.conv = GROTH16_BELLPERSON;
+    /* far too small: refused with the numbers */
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&b, &pk, &c, 4096, 2, &e), CUZK_ERR_NOMEM);
+    assert_non_null(strstr(e.msg, "VRAM budget"));
+    assert_int_equal(cuzk_cuda_backend_plan_shared(&b, &pk, &c, 0, 0, &e), CUZK_ERR_ARG);
+    assert_int_equal(cuzk_cuda_backend_plan_shared(NULL, &pk, &c, 0, 1, &e), CUZK_ERR_ARG);
+    groth16_key_free(&key);
+    circuit_free(&c);
+}
+
+/* The sizes test_gpu_layouts proves at (at 2^10 and below no chunk is
+ * smaller than the whole key, so nothing streams). */
+static void test_shared_plan(void **state)
+{
+    (void)state;
+    static const unsigned ks[] = {12, 16};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        shared_plan_at(ks[i]);
+}
+
+/* One proof on a CUDA backend of budget (workers sharing), as bytes. */
+static void gpu_proof(uint8_t out[192], groth16_backend_t *be, const groth16_pk_t *pk,
+                      const circuit_t *c, const fr_t *w, const fr_t *r, const fr_t *s)
+{
+    groth16_proof_t pr;
+    groth16_prove_opts_t o = {0};
+    cuzk_error_t e = {0};
+    if (groth16_prove(&pr, pk, c, w, r, s, be, &o, &e) != CUZK_OK)
+        fail_msg("GPU prove: %s", e.msg);
+    bellperson_proof_write(out, &pr);
+}
+
+/* A warm's progress calls, checked as they come. */
+typedef struct progress_log {
+    unsigned calls;
+    uint64_t done, total;
+    int bad;
+} progress_log_t;
+
+static void progress_note(void *pctx, uint64_t done, uint64_t total)
+{
+    progress_log_t *l = pctx;
+    if (done < l->done || done > total || (l->calls && total != l->total))
+        l->bad = 1;
+    l->calls++;
+    l->done = done;
+    l->total = total;
+}
+
+static void test_gpu_layouts(void **state)
+{
+    (void)state;
+    int gpus = 0;
+    if (cuzk_cuda_device_count(&gpus, NULL) != CUZK_OK || gpus == 0) {
+        print_message("test_cuda_plan: no GPU: the layouts' proofs are not checked here\n");
+        skip();
+    }
+    for (unsigned k = 12; k <= 16; k += 4) {
+        gen_shape_t sh;
+        circuit_t c;
+        cuzk_error_t e = {0};
+        assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
+        assert_int_equal(gen_porep_circuit(&c, &sh, 9, 0, &e), CUZK_OK);
+        fr_t *w = malloc((size_t)sh.n_vars * sizeof *w);
+        assert_non_null(w);
+        assert_int_equal(gen_porep_witness(w, &sh, 9, 0, 0, &e), CUZK_OK);
+        groth16_toxic_t tw;
+        groth16_toxic_from_seed(&tw, 1000 + k);
+        groth16_key_t key;
+        assert_int_equal(groth16_setup_toxic(&key, &c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
+        groth16_pk_t pk;
+        groth16_key_pk(&pk, &key);
+        fr_t r, s;
+        fr_from_u64(&r, 12345 + k);
+        fr_from_u64(&s, 67890 + k);
+        groth16_proof_t ref;
+        groth16_prove_opts_t o = {0};
+        assert_int_equal(groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &o, &e),
+                         CUZK_OK);
+        uint8_t want[192], got[192];
+        bellperson_proof_write(want, &ref);
+
+        cuzk_cuda_plan_t full, p;
+        assert_int_equal(cuzk_cuda_backend_plan(&full, &pk, &c, 0, &e), CUZK_OK);
+        size_t lean = smallest_budget(&pk, &c, full.total);
+        assert_int_equal(cuzk_cuda_backend_plan(&p, &pk, &c, lean, &e), CUZK_OK);
+        assert_true(p.lean);
+        /* resident, streamed (just below resident), lean */
+        size_t budgets[3] = {0, full.total - 4096, lean};
+        for (int i = 0; i < 3; i++) {
+            groth16_backend_t *be = NULL;
+            assert_int_equal(cuzk_cuda_backend_new(&be, 0, budgets[i] ? budgets[i] : 0, &e),
+                             CUZK_OK);
+            for (int rep = 0; rep < 2; rep++) { /* the second proof reuses the layout */
+                gpu_proof(got, be, &pk, &c, w, &r, &s);
+                if (memcmp(got, want, 192))
+                    fail_msg("2^%u, layout %d, proof %d: differs from the CPU's", k, i, rep);
+            }
+            cuzk_cuda_backend_free(be);
+        }
+        /* two backends sharing one resident copy, freed in either order;
+         * the first loads it ahead (a preload's warm), in pieces */
+        groth16_backend_t *b1 = NULL, *b2 = NULL;
+        assert_int_equal(cuzk_cuda_backend_new_shared(&b1, 0, 0, 2, &e), CUZK_OK);
+        assert_int_equal(cuzk_cuda_backend_new_shared(&b2, 0, 0, 2, &e), CUZK_OK);
+        progress_log_t pl = {0};
+        if (cuzk_cuda_backend_warm(b1, &pk, &c, progress_note, &pl, &e) != CUZK_OK)
+            fail_msg("2^%u warm: %s", k, e.msg);
+        assert_false(pl.bad);
+        assert_true(pl.calls > 6); /* the circuit, then more pieces than queries */
+        assert_int_equal(pl.done, pl.total);
+        assert_true(pl.total >= full.key_bytes && pl.total <= full.key_bytes + full.circuit_bytes);
+        progress_log_t p2 = {0}; /* the copy is b1's: b2 waits for nothing, reports nothing */
+        assert_int_equal(cuzk_cuda_backend_warm(b2, &pk, &c, progress_note, &p2, &e), CUZK_OK);
+        assert_int_equal(p2.calls, 0);
+        gpu_proof(got, b1, &pk, &c, w, &r, &s);
+        assert_memory_equal(got, want, 192);
+        gpu_proof(got, b2, &pk, &c, w, &r, &s);
+        assert_memory_equal(got, want, 192);
+        cuzk_cuda_backend_free(b1);
+        gpu_proof(got, b2, &pk, &c, w, &r, &s); /* still holds the copy */
+        assert_memory_equal(got, want, 192);
+        cuzk_cuda_backend_free(b2);
+        print_message("  2^%u: resident, streamed, lean (%.1f MiB) and shared proofs equal the "
+                      "CPU's; the warm reported %u times up to %.1f MiB\n",
+                      k, (double)lean / 1048576.0, pl.calls, (double)pl.total / 1048576.0);
+        groth16_key_free(&key);
+        circuit_free(&c);
+        free(w);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shared_plan),
+        cmocka_unit_test(test_gpu_layouts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -89,8 +89,8 @@ typedef void (*cuzk_cuda_progress_fn)(void *pctx, uint64_t done, uint64_t total)
  * pieces (1 MiB to 1 GiB each). A backend whose copy another backend loads waits and reports
  * nothing, as does a streaming layout. Errors as a proof's. */
 cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth16_pk_t *pk,
-                                   const circuit_t *c, cuzk_cuda_progress_fn progress,
-                                   void *pctx, cuzk_error_t *err);
+                                   const circuit_t *c, cuzk_cuda_progress_fn progress, void *pctx,
+                                   cuzk_error_t *err);
 
 /* Drops what the backend holds on the device (key, circuit, scratch). */
 void cuzk_cuda_backend_evict(groth16_backend_t *be);

@@ -559,7 +559,8 @@ static void status_table(const Cuzk__V1__GetStatusResponse *r)
         fmt_bytes(b2, sizeof b2, k->device_bytes);
         char host[16] = "-", dev[16] = "-";
         if (k->size_bytes)
-            snprintf(host, sizeof host, "%.0f%%", 100.0 * (double)k->loaded_bytes / (double)k->size_bytes);
+            snprintf(host, sizeof host, "%.0f%%",
+                     100.0 * (double)k->loaded_bytes / (double)k->size_bytes);
         if (k->device_bytes)
             snprintf(dev, sizeof dev, "%.0f%%",
                      100.0 * (double)k->device_loaded_bytes / (double)k->device_bytes);

@@ -511,8 +511,7 @@ cuzk_status daemon_metrics_text(daemon_t *d, char **text, size_t *len, cuzk_erro
         return CUZK_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
         metrics_set(series1(d->m_key, keys[i].circuit_id), (double)keys[i].loaded_bytes);
-        metrics_set(series1(d->m_key_dev, keys[i].circuit_id),
-                    (double)keys[i].device_loaded_bytes);
+        metrics_set(series1(d->m_key_dev, keys[i].circuit_id), (double)keys[i].device_loaded_bytes);
     }
     free(keys);
     return metrics_render(d->metrics, text, len, err);

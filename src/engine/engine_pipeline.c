@@ -640,8 +640,7 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
         wk->be = NULL;
     warm_progress_t wp = {e, kd};
     if (st == CUZK_OK)
-        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit, warm_progress, &wp,
-                         &err);
+        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit, warm_progress, &wp, &err);
     if (st != CUZK_OK && wk->be) { /* as after a failed proof: remake it */
         dev->d.backend_free(dev->d.ctx, wk->be);
         wk->be = NULL;

@@ -392,7 +392,9 @@ static uint64_t resident_load_bytes(const groth16_pk_t *pk, const circuit_t *c)
 static size_t load_piece(uint64_t total)
 {
     uint64_t p = total / 64;
-    return (size_t)(p < ((uint64_t)1 << 20) ? (uint64_t)1 << 20 : p > ((uint64_t)1 << 30) ? (uint64_t)1 << 30 : p);
+    return (size_t)(p < ((uint64_t)1 << 20)   ? (uint64_t)1 << 20
+                    : p > ((uint64_t)1 << 30) ? (uint64_t)1 << 30
+                                              : p);
 }
 
 /* One query's bases into dev, in pieces when a warm reports progress (the
@@ -410,7 +412,8 @@ static cuzk_status bases_upload_pieces(cuda_backend_t *x, void *dev, const groth
         char *d = (char *)dev + at * rec;
         st = g2 ? cuda_bases_upload_g2((dg2_affine_t *)d, &piece, len, s, err)
                 : cuda_bases_upload_g1((dg1_affine_t *)d, &piece, len, s, err);
-        if (st == CUZK_OK && x->progress && (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) == CUZK_OK)
+        if (st == CUZK_OK && x->progress &&
+            (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) == CUZK_OK)
             progress_add(x, len * rec);
     }
     return st;

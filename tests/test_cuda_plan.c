@@ -205,7 +205,11 @@ static void test_gpu_layouts(void **state)
         if (cuzk_cuda_backend_warm(b1, &pk, &c, progress_note, &pl, &e) != CUZK_OK)
             fail_msg("2^%u warm: %s", k, e.msg);
         assert_false(pl.bad);
-        assert_true(pl.calls > 6); /* the circuit, then more pieces than queries */
+        /* the circuit, then each query in pieces of at least 1 MiB: at 2^16
+         * A, B, L and H take several each */
+        assert_true(pl.calls >= 6);
+        if (k >= 16)
+            assert_true(pl.calls > 6);
         assert_int_equal(pl.done, pl.total);
         assert_true(pl.total >= full.key_bytes && pl.total <= full.key_bytes + full.circuit_bytes);
         progress_log_t p2 = {0}; /* the copy is b1's: b2 waits for nothing, reports nothing */

@@ -1,16 +1,13 @@
 /* `cuzk bench porep [--log-domain K] [--partitions P] [--proofs N]
  * [--device cpu|cuda] [--setup cpu|cuda] [--vram-budget SIZE] [--workers W]
- * [--in-flight J] [--host-budget SIZE] [--key-memory locked|pageable]
- * [--seed S] [--events FILE] [--check]`:
+ * [--in-flight J] [--host-budget SIZE] [--seed S] [--events FILE] [--check]`:
  * the throughput benchmark of the PoRep-shaped workload (gen.h, profile
  * porep-32g at 2^K), as a daemon would run it; --events writes the
  * engine's event log (eventlog.h) for `cuzk timeline`.
  *
  * Generates the circuit and an INSECURE key (on the GPU when proving on
  * it: the bases stay in VRAM when they fit the budget beside what the
- * workers need, else they are downloaded and stream from host memory:
- * page-locked by default, or with --key-memory pageable malloc'd memory
- * that the backend registers in place, as a key loaded from files is),
+ * workers need, else they are downloaded and stream from host memory),
  * then proves N proofs of P partitions through the engine with J proofs in
  * flight. Each partition's witness is generated in the engine's witness
  * stage (ENGINE_WITNESS_FN: no witness file, none held before it is
@@ -60,7 +57,6 @@ typedef struct porep_cfg {
     size_t budget, host_budget;
     uint64_t seed;
     const char *events; /* event log path, or NULL */
-    int key_locked;     /* --key-memory locked (1, default) or pageable (0) */
 } porep_cfg_t;
 
 /* One partition's witness, made in the engine's witness stage. */
@@ -88,9 +84,8 @@ typedef struct porep_out {
     double busy;
     int streamed, key_on_device;
     double rss_gib, vram_ledger_gib, vram_used_gib;
-    double pool_gib;        /* witness buffers kept for reuse at the end (pinned on a GPU) */
-    int pinned;             /* they come from page-locked memory */
-    const char *key_memory; /* where the bases are: "device", "page-locked", "pageable" */
+    double pool_gib; /* witness buffers kept for reuse at the end (pinned on a GPU) */
+    int pinned;      /* they come from page-locked memory */
 } porep_out_t;
 
 static void add_timings(porep_out_t *o, const engine_result_t *r)
@@ -295,8 +290,7 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
         snprintf(curio, sizeof curio, "%.3f", o->s_per_proof / CURIO_S_PER_PROOF);
     printf("{\"bench\":\"porep\",\"device\":\"%s\",\"log_domain\":%u,\"partitions\":%d,"
            "\"proofs\":%d,\"workers\":%d,\"in_flight\":%d,\"vram_budget\":%zu,"
-           "\"key_on_device\":%s,\"key_memory\":\"%s\",\"gen_circuit_s\":%.3f,\"setup_s\":%.3f,\"s_"
-           "per_proof\":%.4f,"
+           "\"key_on_device\":%s,\"gen_circuit_s\":%.3f,\"setup_s\":%.3f,\"s_per_proof\":%.4f,"
            "\"first_proof_s\":%.4f,\"wall_s\":%.3f,\"stage_ms\":{\"witness\":%.2f,\"admit\":%.2f,"
            "\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,\"msm_b\":%.2f,\"msm_l\":%.2f,"
            "\"msm_h\":%.2f,\"prove\":%.2f},\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,"
@@ -305,9 +299,9 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
            "5g,\"ratio_floor\":%.2f,\"curio_s\":%.1f,"
            "\"ratio_curio\":%s,\"all_verified\":true}\n",
            dev, B->log_domain, B->partitions, B->proofs, B->workers, B->in_flight, B->budget,
-           o->key_on_device ? "true" : "false", o->key_memory, o->gen_circuit_s, o->setup_s,
-           o->s_per_proof, o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a,
-           o->msm_b, o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, o->streamed, o->rss_gib,
+           o->key_on_device ? "true" : "false", o->gen_circuit_s, o->setup_s, o->s_per_proof,
+           o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a, o->msm_b,
+           o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, o->streamed, o->rss_gib,
            o->vram_ledger_gib, o->vram_used_gib, o->pool_gib, o->pinned ? "true" : "false", floor,
            o->s_per_proof / floor, CURIO_S_PER_PROOF, curio);
     printf("\nporep-32g at 2^%u, %d proofs x %d partitions on %s (%d worker%s, %d in flight), "
@@ -315,9 +309,7 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
            B->log_domain, B->proofs, B->partitions, dev, B->workers, B->workers > 1 ? "s" : "",
            B->in_flight);
     printf("  workload: circuit %.2f s, key %.2f s (%s)\n", o->gen_circuit_s, o->setup_s,
-           o->key_on_device                        ? "bases stay in VRAM"
-           : !strcmp(o->key_memory, "page-locked") ? "bases in page-locked host memory"
-                                                   : "bases in pageable host memory");
+           o->key_on_device ? "bases stay in VRAM" : "bases in host memory");
     printf("  s/proof (steady)  %8.3f     first proof %8.3f s\n", o->s_per_proof, o->first_s);
     printf("  per partition ms: witness %.1f  upload %.1f  H %.1f  A %.1f  B %.1f  L %.1f  "
            "H-MSM %.1f  prove %.1f (admit wait %.1f)\n",
@@ -341,8 +333,8 @@ static int usage(const char *a)
     fprintf(stderr,
             "cuzk bench porep: bad option '%s'\nusage: cuzk bench porep [--log-domain K] "
             "[--partitions P] [--proofs N] [--device cpu|cuda] [--setup cpu|cuda] "
-            "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] "
-            "[--key-memory locked|pageable] [--seed S] [--events FILE] [--check]\n",
+            "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "
+            "[--events FILE] [--check]\n",
             a);
     return CLI_USAGE;
 }
@@ -379,8 +371,6 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
             B->setup = v;
         else if (!strcmp(a, "--events") && *v)
             B->events = v;
-        else if (!strcmp(a, "--key-memory") && (!strcmp(v, "locked") || !strcmp(v, "pageable")))
-            B->key_locked = !strcmp(v, "locked");
         else if (!strcmp(a, "--vram-budget") || !strcmp(a, "--host-budget")) {
             size_t *dst = a[2] == 'v' ? &B->budget : &B->host_budget;
             if (cli_parse_bytes(dst, v, &err) != CUZK_OK)
@@ -394,7 +384,7 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
 
 int bench_porep(int argc, char **argv)
 {
-    porep_cfg_t B = {12, 10, 3, 1, 2, 0, NULL, NULL, 0, (size_t)32 << 30, 1, NULL, 1};
+    porep_cfg_t B = {12, 10, 3, 1, 2, 0, NULL, NULL, 0, (size_t)32 << 30, 1, NULL};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
@@ -418,14 +408,12 @@ int bench_porep(int argc, char **argv)
     o.gen_circuit_s = cli_now() - t0;
     fprintf(stderr, "cuzk bench porep: porep-32g at 2^%u: %u constraints, %u variables, %.2f s\n",
             B.log_domain, sh.n_constraints, sh.n_vars, o.gen_circuit_s);
-    if (cli_porep_key_make(&k, &c, 7, B.setup, B.budget, B.workers, B.key_locked, &err) !=
-        CUZK_OK) {
+    if (cli_porep_key_make(&k, &c, 7, B.setup, B.budget, B.workers, &err) != CUZK_OK) {
         rc = cli_fail("bench porep", "setup", &err);
         goto out;
     }
     o.setup_s = k.setup_s;
     o.key_on_device = k.on_device;
-    o.key_memory = k.on_device ? "device" : k.host_locked ? "page-locked" : "pageable";
     fprintf(stderr, "cuzk bench porep: INSECURE key on %s in %.2f s%s%s%s\n", B.setup, k.setup_s,
             k.on_device ? " (bases stay in VRAM)" : "", k.detail[0] ? ": " : "", k.detail);
     if ((rc = run(&o, &B, &sh, &c, &k)) != CLI_OK)

@@ -8,7 +8,6 @@
 #include "cli_util.h"
 
 #ifdef CUZK_HAVE_CUDA
-#include "cuzk/cuda.h"
 #include "cuzk/cuda_backend.h"
 #include "cuzk/cuda_setup.h"
 
@@ -23,36 +22,8 @@ static void pk_device_view(groth16_pk_t *pk, const groth16_key_t *k, const cuzk_
     pk->h = (groth16_query_t){{d->h, MSM_BASES_DEVICE}, d->n_h};
 }
 
-/* The bases' host arrays in page-locked memory, for the download to fill:
- * all or none (then the download mallocs them). */
-static void lock_host_arrays(cli_porep_key_t *k, const cuzk_cuda_key_dev_t *d)
-{
-    size_t n[5] = {d->n_a, d->n_b, d->n_b, d->n_l, d->n_h};
-    size_t point[5] = {sizeof(g1_affine_t), sizeof(g1_affine_t), sizeof(g2_affine_t),
-                       sizeof(g1_affine_t), sizeof(g1_affine_t)};
-    int all = 1;
-    for (int q = 0; q < 5 && all; q++)
-        all = (k->locked[q] = cuzk_cuda_host_alloc(NULL, (n[q] ? n[q] : 1) * point[q])) != NULL;
-    if (!all) {
-        for (int q = 0; q < 5; q++) {
-            if (k->locked[q])
-                cuzk_cuda_host_free(NULL, k->locked[q], 0);
-            k->locked[q] = NULL;
-        }
-        fprintf(stderr, "cuzk bench porep: page-locked memory for the key refused: the bases "
-                        "go to ordinary memory\n");
-        return;
-    }
-    k->key.a = (g1_affine_t *)k->locked[0];
-    k->key.b_g1 = (g1_affine_t *)k->locked[1];
-    k->key.b_g2 = (g2_affine_t *)k->locked[2];
-    k->key.l = (g1_affine_t *)k->locked[3];
-    k->key.h = (g1_affine_t *)k->locked[4];
-    k->host_locked = 1;
-}
-
 static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t seed, size_t budget,
-                             int workers, int host_locked, cuzk_error_t *err)
+                             int workers, cuzk_error_t *err)
 {
     cuzk_cuda_key_dev_t *d = calloc(1, sizeof *d);
     if (!d)
@@ -76,8 +47,6 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
     }
     /* does not fit the budget beside what proving needs: to host memory,
      * from where the backend streams the bases */
-    if (host_locked)
-        lock_host_arrays(k, d);
     st = cuzk_cuda_key_dev_download(&k->key, d, err);
     cuzk_cuda_key_dev_free(d);
     free(d);
@@ -89,8 +58,7 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
 #endif
 
 cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,
-                               const char *where, size_t budget, int workers, int host_locked,
-                               cuzk_error_t *err)
+                               const char *where, size_t budget, int workers, cuzk_error_t *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = cli_now();
@@ -98,12 +66,11 @@ cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_
     if (!strcmp(where, "cpu")) {
         (void)budget;
         (void)workers;
-        (void)host_locked;
         if ((st = groth16_setup(&out->key, c, GROTH16_BELLPERSON, seed, 0, err)) == CUZK_OK)
             groth16_key_pk(&out->pk, &out->key);
     } else if (!strcmp(where, "cuda")) {
 #ifdef CUZK_HAVE_CUDA
-        st = make_cuda(out, c, seed, budget, workers, host_locked, err);
+        st = make_cuda(out, c, seed, budget, workers, err);
 #else
         st =
             cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
@@ -129,16 +96,6 @@ void cli_porep_key_free(cli_porep_key_t *k)
         cuzk_cuda_key_dev_free((cuzk_cuda_key_dev_t *)k->dev);
         free(k->dev);
     }
-    if (k->locked[0]) { /* not the key's to free */
-        k->key.a = NULL;
-        k->key.b_g1 = NULL;
-        k->key.b_g2 = NULL;
-        k->key.l = NULL;
-        k->key.h = NULL;
-    }
-    for (int q = 0; q < 5; q++)
-        if (k->locked[q])
-            cuzk_cuda_host_free(NULL, k->locked[q], 0);
 #endif
     groth16_key_free(&k->key);
     memset(k, 0, sizeof *k);

@@ -19,25 +19,17 @@ typedef struct cli_porep_key {
     double setup_s;    /* making the key (and moving it where it stays) */
     void *dev;         /* the CUDA side (cuzk_cuda_key_dev_t), or NULL */
     char detail[160];  /* the GPU setup's stage times, or "" */
-    /* Bases downloaded into page-locked memory (cuzk_cuda_host_alloc),
-     * freed by cli_porep_key_free: A, B_G1, B_G2, L, H; NULL: malloc'd. */
-    void *locked[5];
-    int host_locked; /* 1 when all of them are */
 } cli_porep_key_t;
 
 /* Makes the key for c from seed on `where` ("cpu" or "cuda"). On the GPU
  * the bases stay there when budget is 0 (no limit) or holds them and what
  * `workers` proofs need beside them (each worker's circuit copy and
  * scratch, cuda_backend.h's plan); otherwise they are downloaded to host
- * memory, from where the backend streams them: page-locked memory when
- * host_locked asks for it and the driver grants it (host_locked in *out
- * says), else malloc'd memory that the backend pins in place. Errors from
- * the setups;
+ * memory, from where the backend streams them. Errors from the setups;
  * CUZK_ERR_ARG for an unknown `where`, CUZK_ERR_UNSUPPORTED for cuda in a
  * build without it. On failure *out is zeroed. */
 cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,
-                               const char *where, size_t budget, int workers, int host_locked,
-                               cuzk_error_t *err);
+                               const char *where, size_t budget, int workers, cuzk_error_t *err);
 void cli_porep_key_free(cli_porep_key_t *k);
 
 #endif

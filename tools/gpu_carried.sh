@@ -26,6 +26,9 @@
 #   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 #   daemon     cuzk daemon on the GPU, proofs through cuzk.v1 (daemon_e2e.sh)
+#   lean       porep 2^27 at a 16 GiB budget with CUZK_STREAM_TRACE (per-MSM
+#              copy / wait / MSM times of the chunk loop), then Nsight
+#              Systems' API, copy and kernel tables of a second run
 # Environment: NEW (default "new"), BASE (default "base"), STEPS.
 set -u -o pipefail
 
@@ -211,13 +214,33 @@ daemon_e2e() {
         "${DAEMON_DEVICE:-cuda}" 2
 }
 
+lean() {
+    local tr="$logs/lean-trace.txt" nsys
+    CUZK_STREAM_TRACE=1 "$new" bench porep --device cuda --setup cuda --log-domain 27 \
+        --partitions 10 --proofs 2 --vram-budget "${POREP_SMALL:-16GiB}" >"$logs/lean-run.txt" 2>"$tr" ||
+        { tail -5 "$tr"; return 1; }
+    tail -9 "$logs/lean-run.txt"
+    # mean per chunk over every MSM of the same group and size
+    grep '^cuzk cuda stream' "$tr" | awk '{k=$4" "$5; n[k]++; c[k]=$8; cp[k]+=$13; w[k]+=$16;
+        m[k]+=$21; t[k]+=$25} END{for (k in n) printf "%-14s x%-3d chunks %-3s copy %.2f waited %.2f MSM %.2f ms per chunk, %.1f ms per MSM\n",
+        k, n[k], c[k], cp[k]/n[k], w[k]/n[k], m[k]/n[k], t[k]/n[k]}' | sort
+    nsys=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -n 1)
+    [ -n "$nsys" ] || { echo "nsys not found"; return 0; }
+    "$nsys" profile -o "$logs/lean" --force-overwrite true "$new" bench porep --device cuda \
+        --setup cuda --log-domain 27 --partitions 10 --proofs 1 --vram-budget "${POREP_SMALL:-16GiB}" \
+        >/dev/null 2>&1 || return 1
+    "$nsys" stats --report cuda_api_sum --report cuda_gpu_mem_time_sum --report cuda_gpu_kern_sum \
+        --format csv "$logs/lean.nsys-rep" 2>/dev/null | cut -c1-200 | head -80
+    rm -f "$logs/lean.nsys-rep" "$logs/lean.sqlite"
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt msm ntt daemon_e2e ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check ab_msm ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -238,6 +261,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
     daemon) run_step daemon 300 daemon_e2e ;;
+    lean) run_step lean 540 lean ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac
 done

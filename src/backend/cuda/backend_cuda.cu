@@ -8,6 +8,7 @@
 #include "backend/cuda/h_scalars.cuh"
 #include "backend/cuda/msm.cuh"
 #include "backend/cuda/resident.cuh"
+#include "backend/cuda/stream_trace.cuh"
 #include "cuzk/cuda.h"
 
 namespace cuzk_host
@@ -50,6 +51,7 @@ typedef struct cuda_backend {
     cudaStream_t s;             /* compute */
     cudaStream_t cs;            /* copies of streamed bases */
     cudaEvent_t copied[2];
+    cuda_stream_trace_t *trace; /* CUZK_STREAM_TRACE, else NULL */
     /* resident */
     int have_key;
     key_id_t key;
@@ -617,24 +619,31 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
     for (size_t i = 0; i <= chunks && st == CUZK_OK; i++) {
         if (i < chunks) { /* enqueue the copy of chunk i (one ahead of the MSMs) */
             size_t len = n - i * ch < ch ? n - i * ch : ch;
+            cuda_stream_trace_copy_begin(x->trace, (int)(i % 2), x->cs);
             if ((st = CUDA_CHECK(cudaMemcpyAsync(x->chunk[i % 2], host + i * ch * rec, len * rec,
                                                  cudaMemcpyHostToDevice, x->cs),
                                  err)) != CUZK_OK ||
                 (st = CUDA_CHECK(cudaEventRecord(x->copied[i % 2], x->cs), err)) != CUZK_OK)
                 break;
+            cuda_stream_trace_copy_end(x->trace, (int)(i % 2), x->cs);
         }
         if (i == 0)
             continue;
         size_t j = i - 1, len = n - j * ch < ch ? n - j * ch : ch;
         g2_jac_t part; /* large enough for either group */
+        cuda_stream_trace_wait(x->trace, x->copied[j % 2]);
+        double t0 = now_s();
         if ((st = CUDA_CHECK(cudaStreamWaitEvent(x->s, x->copied[j % 2], 0), err)) != CUZK_OK ||
             (st = cuda_bases_decode(x->chunk[j % 2], len, b->g2, b->fmt, x->s, err)) != CUZK_OK ||
             (st = msm_chunk(x, &part, b->g2, x->chunk[j % 2], s + j * ch, len, err)) != CUZK_OK)
             break;
+        cuda_stream_trace_msm(x->trace, (int)(j % 2), now_s() - t0);
         jac_add(out, &part, b->g2);
     }
     if (st != CUZK_OK)
         (void)cudaStreamSynchronize(x->cs);
+    else
+        cuda_stream_trace_report(x->trace, b->g2, n, ch);
     return st;
 }
 
@@ -780,6 +789,8 @@ static void release_streams(cuda_backend_t *x)
         (void)cudaStreamDestroy(x->s);
     if (x->cs)
         (void)cudaStreamDestroy(x->cs);
+    cuda_stream_trace_free(x->trace);
+    x->trace = NULL;
 }
 
 extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,
@@ -825,6 +836,7 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
         (st = CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b), err)) == CUZK_OK) {
         size_t avail = free_b > DEFAULT_HEADROOM ? free_b - DEFAULT_HEADROOM : 0;
         x->budget = vram_budget ? vram_budget : avail;
+        x->trace = cuda_stream_trace_new(); /* its events on this device */
     }
     (void)cudaSetDevice(caller);
     if (st != CUZK_OK) {

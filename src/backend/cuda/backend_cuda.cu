@@ -148,6 +148,26 @@ static key_id_t key_of(const groth16_pk_t *pk)
 
 /* ---- the memory plan ----------------------------------------------------- */
 
+static const groth16_query_t *query_of(const groth16_pk_t *pk, int i)
+{
+    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
+    return q[i];
+}
+
+/* Device bytes of the bases that are not already in device memory
+ * (MSM_BASES_DEVICE bases are their owner's): what a resident copy holds
+ * and loads, and what streaming reads from the host. */
+static size_t host_bases_bytes(const groth16_pk_t *pk)
+{
+    size_t t = 0;
+    for (int i = 0; i < Q_N; i++) {
+        const groth16_query_t *q = query_of(pk, i);
+        if (q->bases.fmt != MSM_BASES_DEVICE)
+            t += q->n * (i == Q_B2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
+    }
+    return t;
+}
+
 static size_t g1_max(const groth16_pk_t *pk)
 {
     size_t m = pk->a.n;
@@ -220,22 +240,12 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
     size_t idx = pk->conv == GROTH16_BELLPERSON ? pk->a.n + pk->b_g1.n : 0;
     out->circuit_bytes = cuda_circuit_bytes(c) + idx * sizeof(uint32_t);
     size_t fixed = cuda_h_plan_bytes(pk->log_m, pk->conv) + (pk->n_vars + m + idx) * sizeof(dfr_t);
-    /* bases already on the device (MSM_BASES_DEVICE) are their owner's bytes */
-    const groth16_query_t *qs[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
-    size_t key = 0, host_key = 0;
-    for (int i = 0; i < Q_N; i++) {
-        size_t b = qs[i]->n * (i == Q_B2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
-        if (qs[i]->bases.fmt != MSM_BASES_DEVICE) {
-            key += b;
-            host_key += b;
-        }
-    }
-    out->key_bytes = key;
+    out->key_bytes = host_bases_bytes(pk);
     out->scratch_bytes = fixed + cuda_msm_plan_bytes(CUDA_CURVE_G1, g1n, 0) +
                          cuda_msm_plan_bytes(CUDA_CURVE_G2, pk->b_g2.n, 0);
     /* resident: one shared copy of key and circuit, scratch for each worker */
     out->total = out->key_bytes + out->circuit_bytes + (size_t)workers * out->scratch_bytes;
-    if (!budget || out->total <= budget || host_key == 0)
+    if (!budget || out->total <= budget || out->key_bytes == 0)
         return CUZK_OK;
     /* Streaming, each worker on its own share of the budget: the largest
      * power-of-two chunk whose two buffers and MSM plans fit beside the
@@ -353,12 +363,6 @@ typedef struct load_ctx {
     const circuit_t *c;
 } load_ctx_t;
 
-static const groth16_query_t *query_of(const groth16_pk_t *pk, int i)
-{
-    const groth16_query_t *q[Q_N] = {&pk->a, &pk->b_g1, &pk->b_g2, &pk->l, &pk->h};
-    return q[i];
-}
-
 static void resident_free(cuda_resident_t *r)
 {
     for (int i = 0; i < Q_N; i++)
@@ -375,18 +379,6 @@ static void progress_add(cuda_backend_t *x, uint64_t bytes)
     x->prog_done += bytes;
     if (x->progress)
         x->progress(x->pctx, x->prog_done, x->prog_total);
-}
-
-/* What resident_load copies, for the progress total. */
-static uint64_t resident_load_bytes(const groth16_pk_t *pk, const circuit_t *c)
-{
-    uint64_t t = cuda_circuit_bytes(c);
-    for (int i = 0; i < Q_N; i++) {
-        const groth16_query_t *q = query_of(pk, i);
-        if (q->bases.fmt != MSM_BASES_DEVICE)
-            t += q->n * (i == Q_B2 ? sizeof(dg2_affine_t) : sizeof(dg1_affine_t));
-    }
-    return t;
 }
 
 /* Bytes of bases between a warm's progress reports: about 64 reports
@@ -431,7 +423,7 @@ static cuzk_status resident_load(cuda_resident_t *r, void *vctx, cuzk_error_t *e
     cuzk_status st = groth16_query_indices(&ix, L->pk, L->c, err);
     if (st != CUZK_OK)
         return st;
-    L->x->prog_total = resident_load_bytes(L->pk, L->c);
+    L->x->prog_total = cuda_circuit_bytes(L->c) + host_bases_bytes(L->pk);
     if ((st = groth16_query_check(L->pk, &ix, err)) == CUZK_OK &&
         (st = cuda_circuit_upload(&r->dc, L->c, s, err)) == CUZK_OK)
         progress_add(L->x, r->dc.bytes); /* the upload waited for its stream */

@@ -268,7 +268,10 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
 
     uint32_t nb = 1u << (sh.c - 1);
     /* medium: well above a bin's mean n_full / nb (the sparse top window) */
-    uint32_t medium = n_full / nb * 4 > CUDA_MSM_MEDIUM ? n_full / nb * 4 : CUDA_MSM_MEDIUM;
+    uint64_t mean4 = (uint64_t)n_full / nb * 4;
+    uint32_t medium = mean4 > CUDA_MSM_MEDIUM
+                          ? (mean4 > CUDA_MSM_HEAVY ? CUDA_MSM_HEAVY : (uint32_t)mean4)
+                          : CUDA_MSM_MEDIUM;
     for (unsigned w0 = 0; n_full && w0 < sh.windows; w0 += sh.group) {
         unsigned g = sh.windows - w0 < sh.group ? sh.windows - w0 : sh.group;
         uint32_t bins = g * nb;

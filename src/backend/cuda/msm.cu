@@ -66,7 +66,7 @@ cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t limit)
 /* The shape for n under a plan's buffers: fewer windows per group, or
  * smaller windows, when its bins or entries would not fit. */
 cuda_msm_shape_t cuda_msm_shape_fit(cuda_msm_shape_t sh, size_t n, size_t bins_cap,
-                                  size_t entries_cap)
+                                    size_t entries_cap)
 {
     for (;; sh.c--) {
         sh.windows = (256 + sh.c - 1) / sh.c;
@@ -114,11 +114,12 @@ static int plan_table(plan_buf_t *t, cuda_msm_plan_t *p)
     t[k++] = {&p->wins_jac, (CUDA_MSM_MAX_WINDOWS + 1) * cuda_msm_jac_bytes(p->curve)};
     t[k++] = {(void **)&p->jobs, p->jobs_max * sizeof(cuda_msm_job_t)};
     t[k++] = {(void **)&p->ranges, nranges * sizeof(cuda_msm_range_t)};
+    t[k++] = {(void **)&p->med, (bins + 1) * sizeof(uint32_t)};
     t[k++] = {(void **)&p->ctl, CTL_N * sizeof(uint32_t)};
     return k;
 }
 
-#define PLAN_BUFS 16
+#define PLAN_BUFS 17
 
 /* The largest shape any n' <= n_max can take: the shape of n_max bounds the
  * entries; smaller n may choose a smaller c with more windows per group,
@@ -192,8 +193,9 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaMallocHost((void **)&p->ctl_host, CTL_N * sizeof(uint32_t)), err);
     if (st == CUZK_OK)
-        st = CUDA_CHECK(cudaMallocHost(&p->jac_host, (CUDA_MSM_MAX_WINDOWS + 1) * cuda_msm_jac_bytes(curve)),
-                        err);
+        st = CUDA_CHECK(
+            cudaMallocHost(&p->jac_host, (CUDA_MSM_MAX_WINDOWS + 1) * cuda_msm_jac_bytes(curve)),
+            err);
     if (st != CUZK_OK)
         cuda_msm_plan_free(p);
     return st;
@@ -255,8 +257,7 @@ cuzk_status cuda_bases_decode(void *dst, size_t n, int g2, msm_base_format fmt, 
 {
     if (n == 0 || fmt != MSM_BASES_ZCASH)
         return CUZK_OK;
-    bases_decode_zcash<<<(unsigned)((n + 127) / 128), 128, 0, s>>>((uint32_t *)dst, n,
-                                                                    g2 ? 4 : 2);
+    bases_decode_zcash<<<(unsigned)((n + 127) / 128), 128, 0, s>>>((uint32_t *)dst, n, g2 ? 4 : 2);
     return CUDA_CHECK(cudaGetLastError(), err);
 }
 

@@ -15,6 +15,10 @@
  *     CUDA_MSM_HEAVY points is cut into pieces of CUDA_MSM_PIECE, each
  *     summed by a block, and the pieces then by another block (so equal
  *     scalars cost no more than random ones, not one thread's lifetime);
+ *     a bin between the two, longer than CUDA_MSM_MEDIUM and than 4x the
+ *     mean bin, is summed by one block: the top window of a mid-size MSM
+ *     (its few top bits give 2^7..2^8 bins for all the full scalars) would
+ *     otherwise be one thread's chain of ~1600 additions, ~33 ms for G2;
  *  5. bucket reduction sum_b (b+1) B_b by running sums over segments of
  *     each window, the segments' sums by a block per window;
  *  6. the host combines the windows (c doublings each) and the ones' sum.
@@ -37,6 +41,7 @@
 
 #define CUDA_MSM_PIECE 4096 /* points per block-summed piece of a heavy bin */
 #define CUDA_MSM_HEAVY 4096 /* a bin with more points than this is heavy */
+#define CUDA_MSM_MEDIUM 256 /* ... with more than this (and 4x the mean), medium */
 #define CUDA_MSM_MAX_C 20   /* window bits: 2^19 buckets per window at most */
 #define CUDA_MSM_SEGS 65536 /* bucket-reduction threads per window group */
 
@@ -65,14 +70,14 @@ typedef struct cuda_msm_shape {
 typedef struct cuda_msm_plan {
     cuda_curve curve;
     size_t n_max;
-    size_t scratch_limit; /* bound on the sorted entries and buckets, bytes */
-    cuda_msm_shape_t max; /* the largest shape its buffers hold */
+    size_t scratch_limit;  /* bound on the sorted entries and buckets, bytes */
+    cuda_msm_shape_t max;  /* the largest shape its buffers hold */
     cuda_msm_shape_t last; /* the shape of the last call */
     size_t jobs_max, heavy_max;
-    size_t bytes;         /* device bytes it holds */
-    int sms;              /* multiprocessors, for grid-stride grids */
+    size_t bytes; /* device bytes it holds */
+    int sms;      /* multiprocessors, for grid-stride grids */
     /* device */
-    dfr_t *k;             /* canonical full scalars, n_max */
+    dfr_t *k; /* canonical full scalars, n_max */
     uint32_t *full_idx, *ones_idx;
     uint32_t *bin_count, *bin_off, *cursor, *tile_sums;
     uint32_t *sorted;
@@ -80,7 +85,8 @@ typedef struct cuda_msm_plan {
     void *wins_jac;                       /* Jacobian, windows + 1 */
     cuda_msm_job_t *jobs;
     cuda_msm_range_t *ranges;
-    uint32_t *ctl;        /* counters, CUDA_MSM_CTL_N */
+    uint32_t *med; /* the medium bins of a group */
+    uint32_t *ctl; /* counters, CUDA_MSM_CTL_N */
     /* pinned host */
     uint32_t *ctl_host;
     void *jac_host;

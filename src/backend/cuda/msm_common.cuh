@@ -13,6 +13,7 @@
 #define CTL_FULL 2   /* full scalars */
 #define CTL_ONES 3   /* scalars equal to one */
 #define CTL_RANGES 4 /* ranges of the window sums */
+#define CTL_MED 5    /* medium bins (block-summed) */
 #define CTL_N 8
 
 #define CUDA_MSM_MAX_WINDOWS 256 /* c = 1 */
@@ -37,7 +38,7 @@ static __device__ __forceinline__ uint32_t msm_append(uint32_t *ctl, int slot, b
 
 /* 0 -> dropped, 1 -> ones list, else -> canonical scalar + index. */
 static __global__ void msm_classify(dfr_t *k, uint32_t *full_idx, uint32_t *ones_idx, uint32_t *ctl,
-                             const dfr_t *s, uint32_t n)
+                                    const dfr_t *s, uint32_t n)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     dfr_t v;
@@ -82,8 +83,8 @@ static __device__ __forceinline__ int32_t msm_digit(const dfr_t *k, unsigned w, 
     return (int32_t)raw;
 }
 
-static __global__ void msm_hist(uint32_t *count, const dfr_t *k, uint32_t n, unsigned c, unsigned w0,
-                         unsigned g)
+static __global__ void msm_hist(uint32_t *count, const dfr_t *k, uint32_t n, unsigned c,
+                                unsigned w0, unsigned g)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -97,7 +98,8 @@ static __global__ void msm_hist(uint32_t *count, const dfr_t *k, uint32_t n, uns
 }
 
 static __global__ void msm_scatter(uint32_t *sorted, uint32_t *cursor, const dfr_t *k,
-                            const uint32_t *idx, uint32_t n, unsigned c, unsigned w0, unsigned g)
+                                   const uint32_t *idx, uint32_t n, unsigned c, unsigned w0,
+                                   unsigned g)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -119,8 +121,8 @@ static __global__ void msm_ones_off(uint32_t *off, const uint32_t *ctl)
 }
 
 /* The window sums of a group: window w0 + j adds segs[j segs ..]. */
-static __global__ void msm_uniform_ranges(cuda_msm_range_t *r, uint32_t *count, uint32_t g, uint32_t segs,
-                                   uint32_t w0)
+static __global__ void msm_uniform_ranges(cuda_msm_range_t *r, uint32_t *count, uint32_t g,
+                                          uint32_t segs, uint32_t w0)
 {
     for (uint32_t j = threadIdx.x; j < g; j += blockDim.x)
         r[j] = {j * segs, segs, w0 + j};

@@ -35,7 +35,8 @@ static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32
 }
 
 /* Sums of the light bins (one thread each); heavy bins become jobs of at
- * most CUDA_MSM_PIECE entries plus one range each (their pieces).
+ * most CUDA_MSM_PIECE entries plus one range each (their pieces); medium
+ * ones (more than `medium` entries) are listed for MK(medium).
  * CUZK_MSM_BINS_MINB (an experiment; unset: ptxas's choice) asks for that
  * many 128-thread blocks per SM, capping the registers. */
 #ifdef CUZK_MSM_BINS_MINB
@@ -45,7 +46,8 @@ static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32
 #endif
 __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
                                          uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
-                                         cuda_msm_range_t *heavy, uint32_t *ctl)
+                                         cuda_msm_range_t *heavy, uint32_t *ctl, uint32_t medium,
+                                         uint32_t *med)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nbins)
@@ -59,6 +61,10 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
             jobs[first + k] = {start, min((uint32_t)CUDA_MSM_PIECE, hi - start)};
         }
         heavy[atomicAdd(&ctl[CTL_HEAVY], 1)] = {first, np, b};
+        return;
+    }
+    if (cnt > medium) {
+        med[atomicAdd(&ctl[CTL_MED], 1)] = b;
         return;
     }
     XYZZ acc;
@@ -103,6 +109,26 @@ __global__ void __launch_bounds__(RED_THREADS)
             MK(add_aff)(&acc, &acc, &p);
         }
         MK(block_reduce)(&out[j], sh, &acc);
+    }
+}
+
+/* Each medium bin summed by one block, straight into its bucket. */
+__global__ void __launch_bounds__(RED_THREADS)
+    MK(medium)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off, const uint32_t *med,
+               const uint32_t *nmed, const AFF *bases)
+{
+    __shared__ XYZZ sh[RED_THREADS];
+    uint32_t n = *nmed;
+    for (uint32_t j = blockIdx.x; j < n; j += gridDim.x) {
+        uint32_t b = med[j], lo = off[b], hi = off[b + 1];
+        XYZZ acc;
+        EC(xyzz_set_inf)(&acc);
+        for (uint32_t e = lo + threadIdx.x; e < hi; e += RED_THREADS) {
+            AFF p;
+            MK(load)(&p, bases, sorted[e]);
+            MK(add_aff)(&acc, &acc, &p);
+        }
+        MK(block_reduce)(&buckets[b], sh, &acc);
     }
 }
 
@@ -179,16 +205,21 @@ __global__ void MK(set_inf)(XYZZ *p, uint32_t n)
 /* ---- host driver --------------------------------------------------------- */
 
 /* Sums the entries sorted[0 .. off[nbins]) bin by bin into dst[0..nbins):
- * light bins by a thread each, heavy ones by pieces. */
+ * light bins by a thread each, medium ones (more than `medium` entries) by
+ * a block each, heavy ones by pieces. */
 static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *sorted,
                                 const uint32_t *off, uint32_t nbins, const AFF *bases,
-                                cudaStream_t s, cuzk_error_t *err)
+                                uint32_t medium, cudaStream_t s, cuzk_error_t *err)
 {
     cuzk_status st = CUDA_CHECK(cudaMemsetAsync(p->ctl, 0, 2 * sizeof(uint32_t), s), err);
+    if (st == CUZK_OK)
+        st = CUDA_CHECK(cudaMemsetAsync(p->ctl + CTL_MED, 0, sizeof(uint32_t), s), err);
     if (st != CUZK_OK)
         return st;
     MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs, p->ranges,
-                                                 p->ctl);
+                                                 p->ctl, medium, p->med);
+    MK(medium)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, sorted, off, p->med, p->ctl + CTL_MED,
+                                                  bases);
     MK(pieces)<<<4 * p->sms, RED_THREADS, 0, s>>>((XYZZ *)p->pieces, p->jobs, p->ctl, sorted,
                                                   bases);
     MK(ranges)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, (const XYZZ *)p->pieces, p->ranges,
@@ -230,12 +261,17 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
     /* the ones: one bin [0, n_ones) of the ones list */
     if (n_ones) {
         msm_ones_off<<<1, 1, 0, s>>>(p->bin_off, ctl);
-        if ((st = MK(sum_bins)(wins + sh.windows, p, p->ones_idx, p->bin_off, 1, bases, s, err)) !=
-            CUZK_OK)
+        if ((st = MK(sum_bins)(wins + sh.windows, p, p->ones_idx, p->bin_off, 1, bases,
+                               CUDA_MSM_MEDIUM, s, err)) != CUZK_OK)
             return st;
     }
 
     uint32_t nb = 1u << (sh.c - 1);
+    /* medium: well above a bin's mean n_full / nb (the sparse top window) */
+    uint64_t mean4 = (uint64_t)n_full / nb * 4;
+    uint32_t medium = mean4 > CUDA_MSM_MEDIUM
+                          ? (mean4 > CUDA_MSM_HEAVY ? CUDA_MSM_HEAVY : (uint32_t)mean4)
+                          : CUDA_MSM_MEDIUM;
     for (unsigned w0 = 0; n_full && w0 < sh.windows; w0 += sh.group) {
         unsigned g = sh.windows - w0 < sh.group ? sh.windows - w0 : sh.group;
         uint32_t bins = g * nb;
@@ -253,7 +289,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         msm_scatter<<<fgrid, 256, 0, s>>>(p->sorted, p->cursor, p->k, p->full_idx, n_full, sh.c, w0,
                                           g);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
-            (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins, bases, s,
+            (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins, bases, medium, s,
                                err)) != CUZK_OK)
             return st;
         uint32_t nseg = g * sh.segs;

@@ -5,7 +5,8 @@
  * 2^20 with CUZK_TEST_BIG=1. Scalars: random (1 in 8 an edge value), all
  * zero, all one, witness-like (90% zero or one), all r - 1, one value
  * repeated (its digits all land in one bucket per window: the heavy-bin
- * path from 4097 points on), small. Bases: random (some infinity), three
+ * path from 4097 points on), small, clustered (half random, half a few
+ * values ~600 times each: the block-summed medium bins). Bases: random (some infinity), three
  * points repeated, P and -P alternating. Bases in the three formats
  * (affine, snarkjs LEM, zcash big-endian as in .params files).
  * Without a GPU every test prints "no GPU" and is skipped. */
@@ -21,15 +22,32 @@
 
 static int g_gpus;
 
-typedef enum { S_RANDOM, S_ZERO, S_ONE, S_WITNESS, S_MINUS_ONE, S_REPEATED, S_SMALL, S_KINDS } skind;
-static const char *S_NAMES[] = {"random", "zero", "one", "witness", "r-1", "repeated", "small"};
+typedef enum {
+    S_RANDOM,
+    S_ZERO,
+    S_ONE,
+    S_WITNESS,
+    S_MINUS_ONE,
+    S_REPEATED,
+    S_SMALL,
+    S_CLUSTERED,
+    S_KINDS
+} skind;
+static const char *S_NAMES[] = {"random", "zero",     "one",   "witness",
+                                "r-1",    "repeated", "small", "clustered"};
+
+#define CLUSTER 600 /* repeats of each clustered value: a medium bin per window */
 typedef enum { B_RANDOM, B_REPEATED, B_PLUS_MINUS, B_KINDS } bkind;
 static const char *B_NAMES[] = {"random", "repeated", "plus-minus"};
 
 static fr_t *make_scalars(size_t n, skind k)
 {
-    fr_t *s = malloc((n ? n : 1) * sizeof *s), rep, m1;
+    fr_t *s = malloc((n ? n : 1) * sizeof *s), rep, m1, *set;
+    size_t nset = n / (2 * CLUSTER) + 1;
     assert_non_null(s);
+    assert_non_null(set = malloc(nset * sizeof *set));
+    for (size_t i = 0; i < nset; i++)
+        tu_rand_fr(&set[i]);
     tu_rand_fr(&rep);
     fr_neg(&m1, &FR_ONE);
     for (size_t i = 0; i < n; i++) {
@@ -48,9 +66,18 @@ static fr_t *make_scalars(size_t n, skind k)
         case S_MINUS_ONE: s[i] = m1; break;
         case S_REPEATED: s[i] = rep; break;
         case S_SMALL: fr_from_u64(&s[i], tu_rand64() % (i % 2 ? 16 : 65536)); break;
+        /* half random, half a few values CLUSTER times each: medium bins
+         * (block-summed) beside light ones */
+        case S_CLUSTERED:
+            if (i % 2)
+                tu_rand_fr(&s[i]);
+            else
+                s[i] = set[(i / 2) % nset];
+            break;
         default: fail();
         }
     }
+    free(set);
     return s;
 }
 
@@ -189,6 +216,25 @@ static void test_g1(void **state)
     }
 }
 
+/* The medium bins a thread each (as when a GPU-filling number of them
+ * appear), forced on small MSMs: CUZK_MSM_MEDIUM_FILL=1. */
+static void test_medium_threads(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t sizes[] = {1000, 4097, (1u << 16) + 7};
+    assert_int_equal(setenv("CUZK_MSM_MEDIUM_FILL", "1", 1), 0);
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        check_one(0, sizes[i], S_CLUSTERED, B_RANDOM, MSM_BASES_AFFINE);
+        check_one(0, sizes[i], S_WITNESS, B_RANDOM, MSM_BASES_AFFINE);
+        if (sizes[i] < 10000)
+            check_one(1, sizes[i], S_CLUSTERED, B_RANDOM, MSM_BASES_AFFINE);
+        printf("  n=%zu: medium bins a thread each equal to the CPU\n", sizes[i]);
+    }
+    unsetenv("CUZK_MSM_MEDIUM_FILL");
+}
+
 static void test_g2(void **state)
 {
     (void)state;
@@ -244,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_g1),
         cmocka_unit_test(test_g2),
+        cmocka_unit_test(test_medium_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 #   check      GPU proofs byte-identical to the CPU's (both conventions,
 #              several sizes, resident and streamed) with cuzk-$NEW
 #   ab-msm     G1 2^26 random and witness, G2 2^24 random: every variant
+#   ab-wit     witness-scalar MSMs at the 16 GiB chunk sizes (G1 2^22, G2
+#              2^21) and G1 2^27 witness, G2 2^24 random: every variant
 #   ab-ntt     NTT 2^20, 2^24, 2^27 with every variant
 #   msm        G1 2^24, 2^26 random and witness, G2 2^20, 2^24 with cuzk-$NEW
 #   ntt        NTT 2^16..2^27 with cuzk-$NEW
@@ -90,13 +92,35 @@ check() {
     done
 }
 
-ab_msm() {
+ab_ab_wit() {
+    local b
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        "$b" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 || return 1
+        "$b" bench msm --device cuda --log 26 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --log 24 --repeats 5 || return 1
+    done
+}
+
+msm() {
     local b
     for b in "$bin"/cuzk-*; do
         echo "-- $b"
         "$b" bench msm --device cuda --log 24 --log 26 --repeats 5 || return 1
         "$b" bench msm --device cuda --scalars witness --log 26 --repeats 5 || return 1
         "$b" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5 || return 1
+    done
+}
+
+ab_wit() {
+    local b
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        "$b" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 || return 1
+        "$b" bench msm --device cuda --log 26 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --log 24 --repeats 5 || return 1
     done
 }
 
@@ -127,7 +151,18 @@ ncu_ntt() {
         --launch-count 4 "$base" bench ntt --device cuda --log 27 --repeats 1
 }
 
-ncu_msm() {
+ncu_ab_wit() {
+    local b
+    for b in "$bin"/cuzk-*; do
+        echo "-- $b"
+        "$b" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 || return 1
+        "$b" bench msm --device cuda --log 26 --repeats 5 || return 1
+        "$b" bench msm --device cuda --g2 --log 24 --repeats 5 || return 1
+    done
+}
+
+msm() {
     [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
     "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'msm_g1_(bins|segments)|msm_(hist|scatter|classify)' \
         --launch-count 5 "$new" bench msm --device cuda --log 24 --repeats 1 || return 1
@@ -240,7 +275,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check ab_msm ab_wit ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -248,6 +283,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     tests) run_step tests 300 tests ;;
     check) run_step check 300 check ;;
     ab-msm) run_step ab-msm 300 ab_msm ;;
+    ab-wit) run_step ab-wit 300 ab_wit ;;
     msm) run_step msm 240 msm ;;
     ntt) run_step ntt 120 ntt ;;
     ab-ntt) run_step ab-ntt 180 ab_ntt ;;

@@ -1,5 +1,6 @@
 /* The device MSM (msm.cuh): shapes, plans and the upload of key bases;
  * the kernels are in msm_g1.cu and msm_g2.cu. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/cuda/msm_common.cuh"
@@ -168,6 +169,21 @@ void cuda_msm_plan_free(cuda_msm_plan_t *p)
     memset(p, 0, sizeof *p);
 }
 
+/* CUZK_MSM_MEDIUM_FILL (medium bins, >= 1) replaces CUDA_MSM_MEDIUM_FILL
+ * per SM: tests set it to 1 to sum small MSMs' medium bins a thread each
+ * (the path of MSMs with many of them). */
+static uint32_t medium_fill(int sms)
+{
+    const char *e = getenv("CUZK_MSM_MEDIUM_FILL");
+    if (e && *e) {
+        char *end;
+        unsigned long v = strtoul(e, &end, 10);
+        if (*end == '\0' && v >= 1 && v <= UINT32_MAX)
+            return (uint32_t)v;
+    }
+    return CUDA_MSM_MEDIUM_FILL * (uint32_t)(sms > 0 ? sms : 1);
+}
+
 cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
                                size_t scratch_limit, cuzk_error_t *err)
 {
@@ -183,6 +199,7 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     cuzk_status st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev), err);
+    p->medium_fill = medium_fill(p->sms);
     plan_buf_t t[PLAN_BUFS];
     int k = plan_table(t, p);
     for (int i = 0; i < k && st == CUZK_OK; i++) {

@@ -18,7 +18,9 @@
  *     a bin between the two, longer than CUDA_MSM_MEDIUM and than 4x the
  *     mean bin, is summed by one block: the top window of a mid-size MSM
  *     (its few top bits give 2^7..2^8 bins for all the full scalars) would
- *     otherwise be one thread's chain of ~1600 additions, ~33 ms for G2;
+ *     otherwise be one thread's chain of ~1600 additions, ~33 ms for G2
+ *     (unless there are CUDA_MSM_MEDIUM_FILL per SM or more: those fill the
+ *     GPU a thread each);
  *  5. bucket reduction sum_b (b+1) B_b by running sums over segments of
  *     each window, the segments' sums by a block per window;
  *  6. the host combines the windows (c doublings each) and the ones' sum.
@@ -39,11 +41,12 @@
 #include "backend/cuda/cuda_check.cuh"
 #include "backend/cuda/host_types.cuh"
 
-#define CUDA_MSM_PIECE 4096 /* points per block-summed piece of a heavy bin */
-#define CUDA_MSM_HEAVY 4096 /* a bin with more points than this is heavy */
-#define CUDA_MSM_MEDIUM 256 /* ... with more than this (and 4x the mean), medium */
-#define CUDA_MSM_MAX_C 20   /* window bits: 2^19 buckets per window at most */
-#define CUDA_MSM_SEGS 65536 /* bucket-reduction threads per window group */
+#define CUDA_MSM_PIECE 4096      /* points per block-summed piece of a heavy bin */
+#define CUDA_MSM_HEAVY 4096      /* a bin with more points than this is heavy */
+#define CUDA_MSM_MEDIUM 256      /* ... with more than this (and 4x the mean), medium */
+#define CUDA_MSM_MEDIUM_FILL 128 /* medium bins per SM that a thread each fills */
+#define CUDA_MSM_MAX_C 20        /* window bits: 2^19 buckets per window at most */
+#define CUDA_MSM_SEGS 65536      /* bucket-reduction threads per window group */
 
 typedef enum cuda_curve { CUDA_CURVE_G1 = 0, CUDA_CURVE_G2 = 1 } cuda_curve;
 
@@ -74,8 +77,9 @@ typedef struct cuda_msm_plan {
     cuda_msm_shape_t max;  /* the largest shape its buffers hold */
     cuda_msm_shape_t last; /* the shape of the last call */
     size_t jobs_max, heavy_max;
-    size_t bytes; /* device bytes it holds */
-    int sms;      /* multiprocessors, for grid-stride grids */
+    size_t bytes;         /* device bytes it holds */
+    int sms;              /* multiprocessors, for grid-stride grids */
+    uint32_t medium_fill; /* medium bins from which a thread each sums them */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */
     uint32_t *full_idx, *ones_idx;

@@ -14,6 +14,7 @@
 #define CTL_ONES 3   /* scalars equal to one */
 #define CTL_RANGES 4 /* ranges of the window sums */
 #define CTL_MED 5    /* medium bins (block-summed) */
+#define CTL_MEDN 6   /* bins over the medium threshold, counted first */
 #define CTL_N 8
 
 #define CUDA_MSM_MAX_WINDOWS 256 /* c = 1 */
@@ -118,6 +119,24 @@ static __global__ void msm_ones_off(uint32_t *off, const uint32_t *ctl)
 {
     off[0] = 0;
     off[1] = ctl[CTL_ONES];
+}
+
+/* ctl[CTL_MEDN] += the bins with more than `medium` entries and at most
+ * CUDA_MSM_HEAVY: the bins kernel hands them to blocks only when they are
+ * too few to fill the GPU with a thread each. */
+static __global__ void msm_count_medium(uint32_t *ctl, const uint32_t *off, uint32_t nbins,
+                                        uint32_t medium)
+{
+    uint32_t n = 0;
+    for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < nbins;
+         b += gridDim.x * blockDim.x) {
+        uint32_t cnt = off[b + 1] - off[b];
+        n += cnt > medium && cnt <= CUDA_MSM_HEAVY;
+    }
+    for (int d = 16; d > 0; d >>= 1)
+        n += __shfl_down_sync(0xffffffffu, n, d);
+    if ((threadIdx.x & 31) == 0 && n)
+        atomicAdd(&ctl[CTL_MEDN], n);
 }
 
 /* The window sums of a group: window w0 + j adds segs[j segs ..]. */

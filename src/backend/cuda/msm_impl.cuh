@@ -34,9 +34,27 @@ static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32
         EC(affine_neg)(p, p);
 }
 
+/* One thread's sum of the entries sorted[lo .. hi) into *out. */
+static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sorted, uint32_t lo,
+                                                 uint32_t hi, const AFF *bases)
+{
+    XYZZ acc;
+    EC(xyzz_set_inf)(&acc);
+    for (uint32_t e = lo; e < hi; e++) {
+        AFF p;
+        MK(load)(&p, bases, sorted[e]);
+        MK(add_aff)(&acc, &acc, &p);
+    }
+    *out = acc;
+}
+
 /* Sums of the light bins (one thread each); heavy bins become jobs of at
  * most CUDA_MSM_PIECE entries plus one range each (their pieces); medium
- * ones (more than `medium` entries) are listed for MK(medium).
+ * ones (more than `medium` entries) are listed for MK(medium) when fewer
+ * than `fill` (ctl[CTL_MEDN]) of them exist, else summed here too: a
+ * random MSM's top window (2^15 bins of ~2048) fills the GPU a thread
+ * each beside the other windows' bins, and loses 3-5% as blocks or
+ * deferred to a kernel of its own (measured).
  * CUZK_MSM_BINS_MINB (an experiment; unset: ptxas's choice) asks for that
  * many 128-thread blocks per SM, capping the registers. */
 #ifdef CUZK_MSM_BINS_MINB
@@ -47,7 +65,7 @@ static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32
 __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
                                          uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
                                          cuda_msm_range_t *heavy, uint32_t *ctl, uint32_t medium,
-                                         uint32_t *med)
+                                         uint32_t *med, uint32_t fill)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nbins)
@@ -63,18 +81,11 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
         heavy[atomicAdd(&ctl[CTL_HEAVY], 1)] = {first, np, b};
         return;
     }
-    if (cnt > medium) {
+    if (cnt > medium && ctl[CTL_MEDN] < fill) {
         med[atomicAdd(&ctl[CTL_MED], 1)] = b;
         return;
     }
-    XYZZ acc;
-    EC(xyzz_set_inf)(&acc);
-    for (uint32_t e = lo; e < hi; e++) {
-        AFF p;
-        MK(load)(&p, bases, sorted[e]);
-        MK(add_aff)(&acc, &acc, &p);
-    }
-    buckets[b] = acc;
+    MK(chain)(&buckets[b], sorted, lo, hi, bases);
 }
 
 /* Tree sum of the block's per-thread values; thread 0 gets the total. */
@@ -213,11 +224,17 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
 {
     cuzk_status st = CUDA_CHECK(cudaMemsetAsync(p->ctl, 0, 2 * sizeof(uint32_t), s), err);
     if (st == CUZK_OK)
-        st = CUDA_CHECK(cudaMemsetAsync(p->ctl + CTL_MED, 0, sizeof(uint32_t), s), err);
+        st = CUDA_CHECK(cudaMemsetAsync(p->ctl + CTL_MED, 0, 2 * sizeof(uint32_t), s), err);
     if (st != CUZK_OK)
         return st;
+    /* fewer bins than fill: every medium one goes to a block, uncounted */
+    if (medium < CUDA_MSM_HEAVY && nbins >= p->medium_fill) {
+        unsigned grid = (nbins + 255) / 256;
+        grid = grid < 4u * (unsigned)p->sms ? grid : 4u * (unsigned)p->sms;
+        msm_count_medium<<<grid, 256, 0, s>>>(p->ctl, off, nbins, medium);
+    }
     MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs, p->ranges,
-                                                 p->ctl, medium, p->med);
+                                                 p->ctl, medium, p->med, p->medium_fill);
     MK(medium)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, sorted, off, p->med, p->ctl + CTL_MED,
                                                   bases);
     MK(pieces)<<<4 * p->sms, RED_THREADS, 0, s>>>((XYZZ *)p->pieces, p->jobs, p->ctl, sorted,

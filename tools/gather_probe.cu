@@ -17,14 +17,7 @@
 
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                           \
-            return 1;                                                                          \
-        }                                                                                      \
-    } while (0)
+#include "probe_check.h"
 
 #define REC_U4 6 /* a 96-byte record in 16-byte pieces */
 

@@ -92,37 +92,29 @@ check() {
     done
 }
 
-ab_ab_wit() {
+# Runs "$1 <binary>" for every cuzk-* variant in .devbin.
+each_variant() {
     local b
     for b in "$bin"/cuzk-*; do
         echo "-- $b"
-        "$b" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 || return 1
-        "$b" bench msm --device cuda --log 26 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --log 24 --repeats 5 || return 1
+        "$1" "$b" || return 1
     done
 }
 
-msm() {
-    local b
-    for b in "$bin"/cuzk-*; do
-        echo "-- $b"
-        "$b" bench msm --device cuda --log 24 --log 26 --repeats 5 || return 1
-        "$b" bench msm --device cuda --scalars witness --log 26 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5 || return 1
-    done
+ab_msm_one() {
+    "$1" bench msm --device cuda --log 24 --log 26 --repeats 5 &&
+        "$1" bench msm --device cuda --scalars witness --log 26 --repeats 5 &&
+        "$1" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5
 }
+ab_msm() { each_variant ab_msm_one; }
 
-ab_wit() {
-    local b
-    for b in "$bin"/cuzk-*; do
-        echo "-- $b"
-        "$b" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 || return 1
-        "$b" bench msm --device cuda --log 26 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --log 24 --repeats 5 || return 1
-    done
+ab_wit_one() {
+    "$1" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 &&
+        "$1" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 &&
+        "$1" bench msm --device cuda --log 26 --repeats 5 &&
+        "$1" bench msm --device cuda --g2 --log 24 --repeats 5
 }
+ab_wit() { each_variant ab_wit_one; }
 
 msm() {
     "$new" bench msm --device cuda --log 24 --log 26 --repeats 5 || return 1
@@ -130,13 +122,8 @@ msm() {
     "$new" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5
 }
 
-ab_ntt() {
-    local b
-    for b in "$bin"/cuzk-*; do
-        echo "-- $b"
-        "$b" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7 || return 1
-    done
-}
+ab_ntt_one() { "$1" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7; }
+ab_ntt() { each_variant ab_ntt_one; }
 
 ntt() {
     "$new" bench ntt --device cuda --log 16 --log 20 --log 24 --log 27 --repeats 7
@@ -151,18 +138,7 @@ ncu_ntt() {
         --launch-count 4 "$base" bench ntt --device cuda --log 27 --repeats 1
 }
 
-ncu_ab_wit() {
-    local b
-    for b in "$bin"/cuzk-*; do
-        echo "-- $b"
-        "$b" bench msm --device cuda --scalars witness --log 22 --log 27 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 || return 1
-        "$b" bench msm --device cuda --log 26 --repeats 5 || return 1
-        "$b" bench msm --device cuda --g2 --log 24 --repeats 5 || return 1
-    done
-}
-
-msm() {
+ncu_msm() {
     [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
     "$ncu" --clock-control none $ncu_sections_str --kernel-name regex:'msm_g1_(bins|segments)|msm_(hist|scatter|classify)' \
         --launch-count 5 "$new" bench msm --device cuda --log 24 --repeats 1 || return 1
@@ -275,7 +251,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check ab_msm ab_wit ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in

@@ -17,14 +17,7 @@
 
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                           \
-            return 1;                                                                          \
-        }                                                                                      \
-    } while (0)
+#include "probe_check.h"
 
 /* GB/s copying [host, host + bytes) in chunks of `chunk` into two device
  * buffers, on `streams` streams (1 or 2). */

@@ -332,7 +332,7 @@ static void test_bench_engine(void **state)
 
 /* The PoRep-shaped throughput benchmark at 2^12 on the CPU: every proof
  * verified (the engine fails a job whose batch does not), the figures
- * reported; bad options exit 2. */
+ * reported, on one and on two simulated devices; bad options exit 2. */
 static void test_bench_porep(void **state)
 {
     (void)state;
@@ -347,6 +347,23 @@ static void test_bench_porep(void **state)
     assert_non_null(s);
     assert_true(strtod(s + strlen("\"s_per_proof\":"), NULL) > 0);
     assert_non_null(strstr(out, "proof 3/3 done"));
+    /* two (simulated) devices: both prove, each one's busy fraction */
+    assert_int_equal(run_cli("bench porep --device cpu --devices 2 --log-domain 12 --partitions 2 "
+                             "--proofs 4",
+                             out, sizeof out),
+                     0);
+    assert_non_null(strstr(out, "\"devices\":2"));
+    assert_non_null(strstr(out, "\"all_verified\":true"));
+    const char *b = strstr(out, "\"gpu_busy_per_device\":[");
+    assert_non_null(b);
+    char *end = NULL;
+    double b0 = strtod(b + strlen("\"gpu_busy_per_device\":["), &end);
+    assert_true(*end == ',');
+    double b1 = strtod(end + 1, &end);
+    assert_true(*end == ']');
+    assert_true(b0 > 0 && b0 <= 1.0 && b1 > 0 && b1 <= 1.0);
+    assert_non_null(strstr(out, "2 devices x 1 worker"));
+    assert_int_equal(run_cli("bench porep --devices 0", out, sizeof out), 2);
     assert_int_equal(run_cli("bench porep --log-domain 9", out, sizeof out), 2);
     assert_int_equal(run_cli("bench porep --proofs 0", out, sizeof out), 2);
     assert_int_equal(run_cli("bench porep --setup tpu", out, sizeof out), 2);

@@ -28,6 +28,9 @@
 #   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 #   daemon     cuzk daemon on the GPU, proofs through cuzk.v1 (daemon_e2e.sh)
+#   scaling    porep (SCALE_K 27, SCALE_P 10 partitions) on 1, 2, 4, 8 GPUs
+#              (SCALE_COUNTS, those present): s/proof, efficiency, per-device
+#              busy, RSS, and each run's timeline (scaling-N.svg)
 #   lean       porep 2^27 at a 16 GiB budget with CUZK_STREAM_TRACE (per-MSM
 #              copy / wait / MSM times of the chunk loop), then Nsight
 #              Systems' API, copy and kernel tables of a second run
@@ -245,13 +248,41 @@ lean() {
     rm -f "$logs/lean.nsys-rep" "$logs/lean.sqlite"
 }
 
+# Multi-GPU scaling (issue 9): one porep run per device count, 2n + 2
+# proofs each; efficiency = throughput with n / (n x throughput with 1).
+scaling() {
+    local n max k=${SCALE_K:-27} p=${SCALE_P:-10} j
+    max=$(nvidia-smi -L | grep -c '^GPU')
+    for n in ${SCALE_COUNTS:-1 2 4 8}; do
+        [ "$n" -le "$max" ] || { echo "-- $n GPUs: only $max present, skipped"; continue; }
+        j=$((n > 4 ? 3 : 2))
+        echo "-- $n GPU(s)"
+        "$new" bench porep --device cuda --setup cuda --log-domain "$k" --partitions "$p" \
+            --proofs $((2 * n + 2)) --devices "$n" --in-flight "$j" \
+            --events "$logs/scaling-$n.jsonl" >"$logs/scaling-$n.txt" || { tail -5 "$logs/scaling-$n.txt"; return 1; }
+        tail -9 "$logs/scaling-$n.txt"
+        "$new" timeline --in "$logs/scaling-$n.jsonl" --out "$logs/scaling-$n.svg" | tail -12
+        gzip -f "$logs/scaling-$n.jsonl"
+    done
+    echo
+    grep -h '^{"bench":"porep"' "$logs"/scaling-*.txt | awk '
+        { match($0, /"devices":[0-9]+/); n = substr($0, RSTART + 10, RLENGTH - 10) + 0
+          match($0, /"s_per_proof":[0-9.]+/); s = substr($0, RSTART + 14, RLENGTH - 14) + 0
+          match($0, /"rss_peak_gib":[0-9.]+/); r = substr($0, RSTART + 15, RLENGTH - 15)
+          match($0, /"gpu_busy_per_device":\[[0-9.,]*\]/); b = substr($0, RSTART + 22, RLENGTH - 22)
+          sp[n] = s; rs[n] = r; bz[n] = b }
+        END { printf "%-5s %10s %10s %8s %s\n", "GPUs", "s/proof", "efficiency", "RSS GiB", "busy per device"
+              for (n = 1; n <= 32; n++) if (n in sp)
+                  printf "%-5d %10.3f %10s %8s %s\n", n, sp[n], (1 in sp) ? sprintf("%.1f%%", 100 * sp[1] / (n * sp[n])) : "-", rs[n], bz[n] }'
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check scaling each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -274,6 +305,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     memcheck) run_step memcheck 240 memcheck ;;
     daemon) run_step daemon 300 daemon_e2e ;;
     lean) run_step lean 540 lean ;;
+    scaling) run_step scaling "${SCALE_LIMIT:-570}" scaling ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac
 done

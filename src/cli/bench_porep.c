@@ -1,6 +1,7 @@
 /* `cuzk bench porep [--log-domain K] [--partitions P] [--proofs N]
- * [--device cpu|cuda] [--setup cpu|cuda] [--vram-budget SIZE] [--workers W]
- * [--in-flight J] [--host-budget SIZE] [--seed S] [--events FILE] [--check]`:
+ * [--device cpu|cuda] [--devices D] [--setup cpu|cuda] [--vram-budget SIZE]
+ * [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S]
+ * [--events FILE] [--check]`:
  * the throughput benchmark of the PoRep-shaped workload (gen.h, profile
  * porep-32g at 2^K), as a daemon would run it; --events writes the
  * engine's event log (eventlog.h) for `cuzk timeline`.
@@ -9,7 +10,9 @@
  * it: the bases stay in VRAM when they fit the budget beside what the
  * workers need, else they are downloaded and stream from host memory),
  * then proves N proofs of P partitions through the engine with J proofs in
- * flight. Each partition's witness is generated in the engine's witness
+ * flight, on D devices (CUDA devices 0..D-1, or D simulated CPU devices;
+ * W workers each; --vram-budget per device). Each partition's witness is
+ * generated in the engine's witness
  * stage (ENGINE_WITNESS_FN: no witness file, none held before it is
  * needed; ready_bytes_max = --host-budget bounds them), and every proof is
  * batch-verified by the engine before it counts.
@@ -18,7 +21,7 @@
  * last proof's completion, over N - 1 proofs; with N = 1 that proof's
  * latency), the first proof's latency, per-partition stage times of the
  * steady proofs (witness generation, upload, H = SpMV + NTTs, each MSM,
- * the whole prove), verification per proof, the device's busy fraction
+ * the whole prove), verification per proof, each device's busy fraction
  * (union of its prove intervals over the steady window), peak host RSS,
  * peak VRAM (the ledger's reservations plus a GPU-made key; and what the
  * GPU reports in use at the end), and ratios to the floor in DESIGN.md §6
@@ -53,6 +56,7 @@
 typedef struct porep_cfg {
     unsigned log_domain;
     int partitions, proofs, workers, in_flight, check;
+    int devices; /* engine devices, each with `workers` workers */
     const char *device, *setup;
     size_t budget, host_budget;
     uint64_t seed;
@@ -81,7 +85,8 @@ typedef struct porep_out {
     double gen_circuit_s, setup_s, s_per_proof, first_s, wall_s;
     double witness, upload, h, msm_a, msm_b, msm_l, msm_h, prove, admit; /* ms per partition */
     double verify_ms;                                                    /* per proof */
-    double busy;
+    double busy;                                                         /* the devices' mean */
+    double busy_dev[ENGINE_MAX_DEVICES];                                 /* each device's */
     int streamed, key_on_device;
     double rss_gib, vram_ledger_gib, vram_used_gib;
     double pool_gib; /* witness buffers kept for reuse at the end (pinned on a GPU) */
@@ -140,32 +145,34 @@ static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key, wge
     return st == CUZK_OK;
 }
 
-/* The device's budget for the engine: --vram-budget, else its free memory
- * (less headroom), less the bases a GPU setup left there. */
-static size_t engine_budget(const porep_cfg_t *B, const cli_porep_key_t *k, int cuda)
+/* Device d's budget for the engine: --vram-budget, else its free memory
+ * (less headroom), less the bases a GPU setup left there (device 0). */
+static size_t engine_budget(const porep_cfg_t *B, const cli_porep_key_t *k, int cuda, int d)
 {
-    size_t b = B->budget;
+    size_t b = B->budget, kb = d == 0 ? k->dev_bytes : 0;
 #ifdef CUZK_HAVE_CUDA
     if (!b && cuda) {
         size_t fr = 0, tot = 0;
-        if (cuzk_cuda_device_memory(&fr, &tot, 0, NULL) == CUZK_OK)
-            b = fr > HEADROOM ? fr - HEADROOM + k->dev_bytes : k->dev_bytes;
+        if (cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK)
+            b = fr > HEADROOM ? fr - HEADROOM + kb : kb;
     }
 #else
     (void)cuda;
 #endif
     if (!b)
         b = (size_t)64 << 30; /* the CPU's simulated device */
-    return b > k->dev_bytes ? b - k->dev_bytes : 0;
+    return b > kb ? b - kb : 0;
 }
 
 static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, const circuit_t *c,
                const cli_porep_key_t *k)
 {
     cuzk_error_t err = {0};
-    cli_engine_dev_t dctx;
-    engine_device_t dev;
+    cli_engine_dev_t dctx[ENGINE_MAX_DEVICES];
+    engine_device_t dev[ENGINE_MAX_DEVICES];
     engine_t *e = NULL;
+    int D = B->devices;
+    memset(dctx, 0, sizeof dctx);
     engine_key_t *key = NULL;
     int rc = CLI_USAGE, nproc = parallel_threads(0), N = B->proofs, P = B->partitions;
     size_t total = (size_t)N * (size_t)P * 4 + 16;
@@ -183,23 +190,26 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
         goto out;
     }
     int cuda = B->device ? !strcmp(B->device, "cuda") : cli_have_gpu();
-    if (cli_engine_device(&dev, &dctx, B->device, engine_budget(B, k, cuda), B->workers, &err) !=
-        CUZK_OK) {
-        rc = cli_fail("bench porep", "--device", &err);
-        goto out;
-    }
+    for (int d = 0; d < D; d++)
+        if (cli_engine_device_at(&dev[d], &dctx[d], B->device, d, engine_budget(B, k, cuda, d),
+                                 B->workers, &err) != CUZK_OK) {
+            rc = cli_fail("bench porep", D > 1 ? "--devices" : "--device", &err);
+            goto out;
+        }
     engine_config_t cfg;
     engine_config_default(&cfg);
-    cfg.devices = &dev;
-    cfg.n_devices = 1;
-    cfg.witness_threads = 2;
+    cfg.devices = dev;
+    cfg.n_devices = (unsigned)D;
+    /* two witnesses in the making per device and one more: each device
+     * takes one per prove (~1.8 s at 2^27), each takes ~1.3 s on its cores */
+    cfg.witness_threads = (unsigned)(D > 1 ? D + 1 : 2);
     /* cores for the device workers and the verifier besides synthesis,
      * which runs at a lower priority than they do */
-    int spare = nproc - 2 * B->workers - 1;
-    cfg.stage_threads = spare / 2 > 1 ? spare / 2 : 1;
+    int spare = nproc - 2 * B->workers * D - 1;
+    cfg.stage_threads = spare / (int)cfg.witness_threads > 1 ? spare / (int)cfg.witness_threads : 1;
     cfg.witness_nice = 5;
-    o->pinned = dev.host_alloc != NULL; /* the device's: page-locked witness buffers */
-    cfg.ready_max = (unsigned)(B->workers + 2);
+    o->pinned = dev[0].host_alloc != NULL; /* the device's: page-locked witness buffers */
+    cfg.ready_max = (unsigned)(B->workers * D + 2);
     cfg.ready_bytes_max = B->host_budget;
     cfg.on_event = span_recorder_hook;
     cfg.event_ctx = &rec;
@@ -247,17 +257,27 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
     scale_timings(o, (double)(N > 1 ? N - 1 : 1) * P, N > 1 ? N - 1 : 1);
     pthread_mutex_lock(&rec.mu);
     uint64_t w0 = N > 1 ? done[0] : submit0, w1 = done[N - 1];
-    overlap_t ov = spans_overlap(rec.spans, rec.n, w0, w1);
+    o->busy = 0;
+    for (int d = 0; d < D; d++) {
+        overlap_t ov = spans_overlap_device(rec.spans, rec.n, d, w0, w1);
+        o->busy_dev[d] = w1 > w0 ? ov.union_s / ((double)(w1 - w0) * 1e-9) : 0;
+        o->busy += o->busy_dev[d] / D;
+    }
     pthread_mutex_unlock(&rec.mu);
-    o->busy = w1 > w0 ? ov.union_s / ((double)(w1 - w0) * 1e-9) : 0;
     engine_stats_t es;
     engine_stats(e, &es);
-    o->vram_ledger_gib = (double)(es.devices[0].ledger.peak_reserved + k->dev_bytes) / 1073741824.0;
+    /* the largest device's: each has its own ledger and memory */
+    for (int d = 0; d < D && d < (int)es.n_devices; d++) {
+        double g = (double)(es.devices[d].ledger.peak_reserved + (d == 0 ? k->dev_bytes : 0)) /
+                   1073741824.0;
+        o->vram_ledger_gib = g > o->vram_ledger_gib ? g : o->vram_ledger_gib;
+    }
     o->pool_gib = (double)es.witness_pool_bytes / 1073741824.0;
 #ifdef CUZK_HAVE_CUDA
-    if (dctx.cuda) {
+    for (int d = 0; d < D; d++) {
         size_t fr = 0, tot = 0;
-        if (cuzk_cuda_device_memory(&fr, &tot, 0, NULL) == CUZK_OK)
+        if (dctx[d].cuda && cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK &&
+            (double)(tot - fr) / 1073741824.0 > o->vram_used_gib)
             o->vram_used_gib = (double)(tot - fr) / 1073741824.0;
     }
 #endif
@@ -266,7 +286,8 @@ out:
     if (key)
         engine_key_release(e, key);
     engine_destroy(e);
-    cli_engine_device_free(&dctx);
+    for (int d = 0; d < D; d++)
+        cli_engine_device_free(&dctx[d]);
     if (have_rec && rec.log && eventlog_dropped(rec.log))
         fprintf(stderr, "cuzk bench porep: %llu events could not be written to %s\n",
                 (unsigned long long)eventlog_dropped(rec.log), B->events);
@@ -288,34 +309,49 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
     char curio[32] = "null"; /* only comparable at the real size */
     if (full)
         snprintf(curio, sizeof curio, "%.3f", o->s_per_proof / CURIO_S_PER_PROOF);
-    printf("{\"bench\":\"porep\",\"device\":\"%s\",\"log_domain\":%u,\"partitions\":%d,"
-           "\"proofs\":%d,\"workers\":%d,\"in_flight\":%d,\"vram_budget\":%zu,"
-           "\"key_on_device\":%s,\"gen_circuit_s\":%.3f,\"setup_s\":%.3f,\"s_per_proof\":%.4f,"
-           "\"first_proof_s\":%.4f,\"wall_s\":%.3f,\"stage_ms\":{\"witness\":%.2f,\"admit\":%.2f,"
-           "\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,\"msm_b\":%.2f,\"msm_l\":%.2f,"
-           "\"msm_h\":%.2f,\"prove\":%.2f},\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,"
-           "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
-           "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,\"floor_s\":%."
-           "5g,\"ratio_floor\":%.2f,\"curio_s\":%.1f,"
-           "\"ratio_curio\":%s,\"all_verified\":true}\n",
-           dev, B->log_domain, B->partitions, B->proofs, B->workers, B->in_flight, B->budget,
-           o->key_on_device ? "true" : "false", o->gen_circuit_s, o->setup_s, o->s_per_proof,
-           o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a, o->msm_b,
-           o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, o->streamed, o->rss_gib,
-           o->vram_ledger_gib, o->vram_used_gib, o->pool_gib, o->pinned ? "true" : "false", floor,
-           o->s_per_proof / floor, CURIO_S_PER_PROOF, curio);
-    printf("\nporep-32g at 2^%u, %d proofs x %d partitions on %s (%d worker%s, %d in flight), "
+    char busy[ENGINE_MAX_DEVICES * 8 + 4] = "[", pct[ENGINE_MAX_DEVICES * 6 + 4] = "";
+    for (int d = 0; d < B->devices; d++) {
+        size_t at = strlen(busy), pt = strlen(pct);
+        snprintf(busy + at, sizeof busy - at, "%s%.3f", d ? "," : "", o->busy_dev[d]);
+        snprintf(pct + pt, sizeof pct - pt, " %.0f%%", o->busy_dev[d] * 100);
+    }
+    strcat(busy, "]");
+    printf(
+        "{\"bench\":\"porep\",\"device\":\"%s\",\"devices\":%d,\"log_domain\":%u,\"partitions\":%d,"
+        "\"proofs\":%d,\"workers\":%d,\"in_flight\":%d,\"vram_budget\":%zu,"
+        "\"key_on_device\":%s,\"gen_circuit_s\":%.3f,\"setup_s\":%.3f,\"s_per_proof\":%.4f,"
+        "\"first_proof_s\":%.4f,\"wall_s\":%.3f,\"stage_ms\":{\"witness\":%.2f,\"admit\":%.2f,"
+        "\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,\"msm_b\":%.2f,\"msm_l\":%.2f,"
+        "\"msm_h\":%.2f,\"prove\":%.2f},\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,"
+        "\"gpu_busy_per_device\":%s,"
+        "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
+        "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,\"floor_s\":%."
+        "5g,\"ratio_floor\":%.2f,\"curio_s\":%.1f,"
+        "\"ratio_curio\":%s,\"all_verified\":true}\n",
+        dev, B->devices, B->log_domain, B->partitions, B->proofs, B->workers, B->in_flight,
+        B->budget, o->key_on_device ? "true" : "false", o->gen_circuit_s, o->setup_s,
+        o->s_per_proof, o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a,
+        o->msm_b, o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, busy, o->streamed,
+        o->rss_gib, o->vram_ledger_gib, o->vram_used_gib, o->pool_gib, o->pinned ? "true" : "false",
+        floor, o->s_per_proof / floor, CURIO_S_PER_PROOF, curio);
+    char devs[32] = "";
+    if (B->devices > 1)
+        snprintf(devs, sizeof devs, "%d devices x ", B->devices);
+    printf("\nporep-32g at 2^%u, %d proofs x %d partitions on %s (%s%d worker%s, %d in flight), "
            "every proof verified:\n",
-           B->log_domain, B->proofs, B->partitions, dev, B->workers, B->workers > 1 ? "s" : "",
-           B->in_flight);
+           B->log_domain, B->proofs, B->partitions, dev, devs, B->workers,
+           B->workers > 1 ? "s" : "", B->in_flight);
     printf("  workload: circuit %.2f s, key %.2f s (%s)\n", o->gen_circuit_s, o->setup_s,
            o->key_on_device ? "bases stay in VRAM" : "bases in host memory");
     printf("  s/proof (steady)  %8.3f     first proof %8.3f s\n", o->s_per_proof, o->first_s);
     printf("  per partition ms: witness %.1f  upload %.1f  H %.1f  A %.1f  B %.1f  L %.1f  "
            "H-MSM %.1f  prove %.1f (admit wait %.1f)\n",
            o->witness, o->upload, o->h, o->msm_a, o->msm_b, o->msm_l, o->msm_h, o->prove, o->admit);
-    printf("  verify per proof  %8.1f ms   GPU busy %.0f%%   streamed partitions %d\n",
-           o->verify_ms, o->busy * 100, o->streamed);
+    char per[sizeof pct + 16] = "";
+    if (B->devices > 1)
+        snprintf(per, sizeof per, " (per device:%s)", pct);
+    printf("  verify per proof  %8.1f ms   GPU busy %.0f%%%s   streamed partitions %d\n",
+           o->verify_ms, o->busy * 100, per, o->streamed);
     printf("  peak host RSS %.2f GiB   VRAM ledger peak %.2f GiB   VRAM in use at end %.2f GiB\n",
            o->rss_gib, o->vram_ledger_gib, o->vram_used_gib);
     printf("  witness buffers kept %.2f GiB (%s)\n", o->pool_gib,
@@ -332,7 +368,7 @@ static int usage(const char *a)
 {
     fprintf(stderr,
             "cuzk bench porep: bad option '%s'\nusage: cuzk bench porep [--log-domain K] "
-            "[--partitions P] [--proofs N] [--device cpu|cuda] [--setup cpu|cuda] "
+            "[--partitions P] [--proofs N] [--device cpu|cuda] [--devices D] [--setup cpu|cuda] "
             "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "
             "[--events FILE] [--check]\n",
             a);
@@ -361,6 +397,8 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
             B->proofs = (int)x;
         else if (!strcmp(a, "--workers") && num && x >= 1 && x <= 8)
             B->workers = (int)x;
+        else if (!strcmp(a, "--devices") && num && x >= 1 && x <= ENGINE_MAX_DEVICES)
+            B->devices = (int)x;
         else if (!strcmp(a, "--in-flight") && num && x >= 1 && x <= 64)
             B->in_flight = (int)x;
         else if (!strcmp(a, "--seed") && num && x >= 0)
@@ -384,7 +422,7 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
 
 int bench_porep(int argc, char **argv)
 {
-    porep_cfg_t B = {12, 10, 3, 1, 2, 0, NULL, NULL, 0, (size_t)32 << 30, 1, NULL};
+    porep_cfg_t B = {12, 10, 3, 1, 2, 0, 1, NULL, NULL, 0, (size_t)32 << 30, 1, NULL};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
@@ -409,6 +447,11 @@ int bench_porep(int argc, char **argv)
     fprintf(stderr, "cuzk bench porep: porep-32g at 2^%u: %u constraints, %u variables, %.2f s\n",
             B.log_domain, sh.n_constraints, sh.n_vars, o.gen_circuit_s);
     if (cli_porep_key_make(&k, &c, 7, B.setup, B.budget, B.workers, &err) != CUZK_OK) {
+        rc = cli_fail("bench porep", "setup", &err);
+        goto out;
+    }
+    /* several devices: each its own copy, from host memory */
+    if (B.devices > 1 && cli_porep_key_to_host(&k, &err) != CUZK_OK) {
         rc = cli_fail("bench porep", "setup", &err);
         goto out;
     }

@@ -22,6 +22,21 @@ static void pk_device_view(groth16_pk_t *pk, const groth16_key_t *k, const cuzk_
     pk->h = (groth16_query_t){{d->h, MSM_BASES_DEVICE}, d->n_h};
 }
 
+/* The bases from VRAM into k->key's host memory, the device copy freed. */
+static cuzk_status download(cli_porep_key_t *k, cuzk_error_t *err)
+{
+    cuzk_cuda_key_dev_t *d = k->dev;
+    cuzk_status st = cuzk_cuda_key_dev_download(&k->key, d, err);
+    cuzk_cuda_key_dev_free(d);
+    free(d);
+    k->dev = NULL;
+    k->on_device = 0;
+    k->dev_bytes = 0;
+    if (st == CUZK_OK)
+        groth16_key_pk(&k->pk, &k->key);
+    return st;
+}
+
 static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t seed, size_t budget,
                              int workers, cuzk_error_t *err)
 {
@@ -47,13 +62,7 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
     }
     /* does not fit the budget beside what proving needs: to host memory,
      * from where the backend streams the bases */
-    st = cuzk_cuda_key_dev_download(&k->key, d, err);
-    cuzk_cuda_key_dev_free(d);
-    free(d);
-    k->dev = NULL;
-    if (st == CUZK_OK)
-        groth16_key_pk(&k->pk, &k->key);
-    return st;
+    return download(k, err);
 }
 #endif
 
@@ -85,6 +94,21 @@ cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_
     }
     out->setup_s = cli_now() - t0;
     return CUZK_OK;
+}
+
+cuzk_status cli_porep_key_to_host(cli_porep_key_t *k, cuzk_error_t *err)
+{
+    if (!k || !k->dev)
+        return CUZK_OK;
+#ifdef CUZK_HAVE_CUDA
+    double t0 = cli_now();
+    cuzk_status st = download(k, err);
+    k->setup_s += cli_now() - t0;
+    return st;
+#else
+    (void)err;
+    return CUZK_OK;
+#endif
 }
 
 void cli_porep_key_free(cli_porep_key_t *k)

@@ -30,6 +30,10 @@ typedef struct cli_porep_key {
  * build without it. On failure *out is zeroed. */
 cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,
                                const char *where, size_t budget, int workers, cuzk_error_t *err);
+/* Bases in VRAM (device 0) moved to host memory, for proving on several
+ * devices (each loads or streams its own copy from there); nothing to do
+ * when they are already there. The setup time counts the move. */
+cuzk_status cli_porep_key_to_host(cli_porep_key_t *k, cuzk_error_t *err);
 void cli_porep_key_free(cli_porep_key_t *k);
 
 #endif

@@ -35,7 +35,7 @@ void span_recorder_hook(void *ctx, const engine_event_t *ev)
         return;
     pthread_mutex_lock(&r->mu);
     if (r->n < r->cap)
-        r->spans[r->n++] = (span_t){ev->start_ns, ev->end_ns};
+        r->spans[r->n++] = (span_t){ev->start_ns, ev->end_ns, ev->device};
     pthread_mutex_unlock(&r->mu);
 }
 
@@ -83,5 +83,22 @@ overlap_t spans_overlap(const span_t *s, size_t n, uint64_t t0, uint64_t t1)
     free(ev);
     o.union_s = (double)uni * 1e-9;
     o.sum_s = (double)sum * 1e-9;
+    return o;
+}
+
+overlap_t spans_overlap_device(const span_t *s, size_t n, int device, uint64_t t0, uint64_t t1)
+{
+    if (device < 0)
+        return spans_overlap(s, n, t0, t1);
+    overlap_t o = {0, 0, 0};
+    span_t *mine = malloc((n ? n : 1) * sizeof *mine);
+    if (!mine)
+        return o;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i].device == device)
+            mine[k++] = s[i];
+    o = spans_overlap(mine, k, t0, t1);
+    free(mine);
     return o;
 }

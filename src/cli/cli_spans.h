@@ -12,6 +12,7 @@
 
 typedef struct span {
     uint64_t start, end; /* ledger_clock_ns() */
+    int device;          /* the engine's device index */
 } span_t;
 
 typedef struct overlap {
@@ -37,5 +38,7 @@ void span_recorder_hook(void *ctx, const engine_event_t *ev);
 /* Of the spans clipped to [t0, t1] (t1 = 0: no end): one sweep over their
  * sorted ends. All zero when memory runs out. */
 overlap_t spans_overlap(const span_t *s, size_t n, uint64_t t0, uint64_t t1);
+/* The same over the spans of one device (device < 0: all of them). */
+overlap_t spans_overlap_device(const span_t *s, size_t n, int device, uint64_t t0, uint64_t t1);
 
 #endif

@@ -166,6 +166,7 @@ void cuda_msm_plan_free(cuda_msm_plan_t *p)
         (void)cudaFreeHost(p->ctl_host);
     if (p->jac_host)
         (void)cudaFreeHost(p->jac_host);
+    cuda_msm_trace_free(p->trace);
     memset(p, 0, sizeof *p);
 }
 
@@ -200,6 +201,7 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev), err);
     p->medium_fill = medium_fill(p->sms);
+    p->trace = cuda_msm_trace_new();
     plan_buf_t t[PLAN_BUFS];
     int k = plan_table(t, p);
     for (int i = 0; i < k && st == CUZK_OK; i++) {

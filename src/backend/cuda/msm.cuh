@@ -40,6 +40,7 @@
 
 #include "backend/cuda/cuda_check.cuh"
 #include "backend/cuda/host_types.cuh"
+#include "backend/cuda/msm_trace.cuh"
 
 #define CUDA_MSM_PIECE 4096      /* points per block-summed piece of a heavy bin */
 #define CUDA_MSM_HEAVY 4096      /* a bin with more points than this is heavy */
@@ -77,9 +78,10 @@ typedef struct cuda_msm_plan {
     cuda_msm_shape_t max;  /* the largest shape its buffers hold */
     cuda_msm_shape_t last; /* the shape of the last call */
     size_t jobs_max, heavy_max;
-    size_t bytes;         /* device bytes it holds */
-    int sms;              /* multiprocessors, for grid-stride grids */
-    uint32_t medium_fill; /* medium bins from which a thread each sums them */
+    size_t bytes;            /* device bytes it holds */
+    int sms;                 /* multiprocessors, for grid-stride grids */
+    uint32_t medium_fill;    /* medium bins from which a thread each sums them */
+    cuda_msm_trace_t *trace; /* CUZK_MSM_TRACE, else NULL */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */
     uint32_t *full_idx, *ones_idx;

@@ -255,10 +255,12 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                               p ? p->n_max : (size_t)0);
     cuzk_status st;
     uint32_t *ctl = p->ctl;
+    cuda_msm_trace_begin(p->trace, s);
     if ((st = CUDA_CHECK(cudaMemsetAsync(ctl, 0, CTL_N * sizeof(uint32_t), s), err)) != CUZK_OK)
         return st;
     msm_classify<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(p->k, p->full_idx, p->ones_idx, ctl,
                                                              scalars, (uint32_t)n);
+    cuda_msm_trace_mark(p->trace, MSM_PH_CLASSIFY, s);
     if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
         (st = CUDA_CHECK(
              cudaMemcpyAsync(p->ctl_host, ctl, CTL_N * sizeof(uint32_t), cudaMemcpyDeviceToHost, s),
@@ -282,6 +284,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                                CUDA_MSM_MEDIUM, s, err)) != CUZK_OK)
             return st;
     }
+    cuda_msm_trace_mark(p->trace, MSM_PH_ONES, s);
 
     uint32_t nb = 1u << (sh.c - 1);
     /* medium: well above a bin's mean n_full / nb (the sparse top window) */
@@ -297,18 +300,22 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                              err)) != CUZK_OK)
             return st;
         msm_hist<<<fgrid, 256, 0, s>>>(p->bin_count, p->k, n_full, sh.c, w0, g);
+        cuda_msm_trace_mark(p->trace, MSM_PH_HIST, s);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
             (st = msm_scan(p->bin_off, p->bin_count, bins + 1, p->tile_sums, s, err)) != CUZK_OK ||
             (st = CUDA_CHECK(cudaMemcpyAsync(p->cursor, p->bin_off, bins * sizeof(uint32_t),
                                              cudaMemcpyDeviceToDevice, s),
                              err)) != CUZK_OK)
             return st;
+        cuda_msm_trace_mark(p->trace, MSM_PH_SCAN, s);
         msm_scatter<<<fgrid, 256, 0, s>>>(p->sorted, p->cursor, p->k, p->full_idx, n_full, sh.c, w0,
                                           g);
+        cuda_msm_trace_mark(p->trace, MSM_PH_SCATTER, s);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
             (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins, bases, medium, s,
                                err)) != CUZK_OK)
             return st;
+        cuda_msm_trace_mark(p->trace, MSM_PH_BINS, s);
         uint32_t nseg = g * sh.segs;
         MK(segments)<<<(nseg + 127) / 128, 128, 0, s>>>((XYZZ *)p->segs, (const XYZZ *)p->buckets,
                                                         g, nb, sh.segs);
@@ -317,6 +324,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                                              p->ctl + CTL_RANGES);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
             return st;
+        cuda_msm_trace_mark(p->trace, MSM_PH_REDUCE, s);
     }
 
     JAC *wj = (JAC *)p->wins_jac;
@@ -324,8 +332,10 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
     if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaMemcpyAsync(p->jac_host, wj, (sh.windows + 1) * sizeof(JAC),
                                          cudaMemcpyDeviceToHost, s),
-                         err)) != CUZK_OK ||
-        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+                         err)) != CUZK_OK)
+        return st;
+    cuda_msm_trace_mark(p->trace, MSM_PH_COMBINE, s);
+    if ((st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         return st;
     /* Horner over the windows, top first, then the ones */
     const HJAC *wh = (const HJAC *)p->jac_host;
@@ -337,5 +347,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         HJ(add)(&acc, &acc, &wh[w]);
     }
     HJ(add)(out, &acc, &wh[sh.windows]);
+    cuda_msm_trace_end(p->trace, p->curve == CUDA_CURVE_G2, n, n_full, n_ones, sh.c, sh.windows,
+                       sh.group);
     return CUZK_OK;
 }

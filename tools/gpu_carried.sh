@@ -31,6 +31,9 @@
 #   scaling    porep (SCALE_K 27, SCALE_P 10 partitions) on 1, 2, 4, 8 GPUs
 #              (SCALE_COUNTS, those present): s/proof, efficiency, per-device
 #              busy, RSS, and each run's timeline (scaling-N.svg)
+#   msm-trace  CUZK_MSM_TRACE phases of the 16 GiB chunk MSMs (G2 2^21
+#              witness, G1 2^22 random and witness) and of whole ones (G1
+#              2^26, G2 2^24 random), means per MSM kind (cuzk-$NEW)
 #   lean       porep 2^27 at a 16 GiB budget with CUZK_STREAM_TRACE (per-MSM
 #              copy / wait / MSM times of the chunk loop), then Nsight
 #              Systems' API, copy and kernel tables of a second run
@@ -248,6 +251,22 @@ lean() {
     rm -f "$logs/lean.nsys-rep" "$logs/lean.sqlite"
 }
 
+msm_trace() {
+    local tr="$logs/msm-trace.txt"
+    : >"$tr"
+    CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 2>>"$tr" &&
+        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --scalars witness --log 22 --repeats 5 2>>"$tr" &&
+        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --log 22 --log 26 --repeats 5 2>>"$tr" &&
+        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --g2 --log 24 --repeats 3 2>>"$tr" || return 1
+    # fields: $4 group, $6 n, $8 full; then name/value pairs up to "ms"
+    grep '^cuzk msm trace' "$tr" | awk '{k = $4 " " $6 " full " $8; n[k]++
+        for (i = 17; i < NF; i += 2) { if ($i == "ms") break; v[k, $i] += $(i + 1); names[$i] = 1 }
+        gpu[k] += substr($(NF - 5), 2); host[k] += $(NF - 4)}
+        END {for (k in n) {printf "%s (x%d):", k, n[k]
+             for (m in names) printf " %s %.2f", m, v[k, m] / n[k]
+             printf " | GPU %.2f host %.2f ms\n", gpu[k] / n[k], host[k] / n[k]}}' | sort
+}
+
 # Multi-GPU scaling (issue 9): one porep run per device count, 2n + 2
 # proofs each; efficiency = throughput with n / (n x throughput with 1).
 scaling() {
@@ -282,7 +301,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check scaling each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -305,6 +324,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     memcheck) run_step memcheck 240 memcheck ;;
     daemon) run_step daemon 300 daemon_e2e ;;
     lean) run_step lean 540 lean ;;
+    msm-trace) run_step msm-trace 240 msm_trace ;;
     scaling) run_step scaling "${SCALE_LIMIT:-570}" scaling ;;
     *) echo "unknown step $s"; exit 2 ;;
     esac

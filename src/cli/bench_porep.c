@@ -431,6 +431,15 @@ int bench_porep(int argc, char **argv)
     if (!B.setup)
         B.setup = dev;
     cuzk_error_t err = {0};
+#ifdef CUZK_HAVE_CUDA
+    int present = 0; /* before the setup's minutes, not after */
+    if (cuda && B.devices > 1 && cuzk_cuda_device_count(&present, NULL) == CUZK_OK &&
+        B.devices > present) {
+        fprintf(stderr, "cuzk bench porep: --devices %d: only %d CUDA device%s present\n",
+                B.devices, present, present == 1 ? "" : "s");
+        return CLI_USAGE;
+    }
+#endif
     gen_shape_t sh;
     circuit_t c = {0};
     cli_porep_key_t k;

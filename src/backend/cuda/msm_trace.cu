@@ -1,10 +1,10 @@
 /* CUZK_MSM_TRACE (msm_trace.cuh). */
 #include "backend/cuda/msm_trace.cuh"
+#include "backend/cuda/trace_util.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MARKS 512 /* events per MSM: a few per window group */
 
@@ -15,17 +15,9 @@ struct cuda_msm_trace {
     double t0;  /* host clock at the begin */
 };
 
-static double trace_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 cuda_msm_trace_t *cuda_msm_trace_new(void)
 {
-    const char *v = getenv("CUZK_MSM_TRACE");
-    if (!v || !*v || !strcmp(v, "0"))
+    if (!cuda_trace_on("CUZK_MSM_TRACE"))
         return NULL;
     cuda_msm_trace_t *t = (cuda_msm_trace_t *)calloc(1, sizeof *t);
     if (!t)
@@ -53,7 +45,7 @@ void cuda_msm_trace_begin(cuda_msm_trace_t *t, cudaStream_t s)
     if (!t)
         return;
     t->n = 0;
-    t->t0 = trace_now();
+    t->t0 = cuda_trace_now();
     (void)cudaEventRecord(t->ev[0], s);
 }
 
@@ -73,7 +65,7 @@ void cuda_msm_trace_end(cuda_msm_trace_t *t, int g2, size_t n, uint32_t n_full, 
         return;
     static const char *const names[MSM_PH_N] = {"classify", "ones", "hist",   "scan",
                                                 "scatter",  "bins", "reduce", "combine"};
-    double host_ms = 1e3 * (trace_now() - t->t0), ms[MSM_PH_N] = {0}, gpu = 0;
+    double host_ms = 1e3 * (cuda_trace_now() - t->t0), ms[MSM_PH_N] = {0}, gpu = 0;
     for (unsigned i = 1; i <= t->n; i++) {
         float e = 0;
         if (cudaEventElapsedTime(&e, t->ev[i - 1], t->ev[i]) == cudaSuccess) {

@@ -1,10 +1,10 @@
 /* CUZK_STREAM_TRACE (stream_trace.cuh). */
 #include "backend/cuda/stream_trace.cuh"
+#include "backend/cuda/trace_util.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define LATE_S 1e-4 /* a wait longer than this counts the copy as late */
 
@@ -15,17 +15,9 @@ struct cuda_stream_trace {
     unsigned chunks, late;
 };
 
-static double trace_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 cuda_stream_trace_t *cuda_stream_trace_new(void)
 {
-    const char *v = getenv("CUZK_STREAM_TRACE");
-    if (!v || !*v || !strcmp(v, "0"))
+    if (!cuda_trace_on("CUZK_STREAM_TRACE"))
         return NULL;
     cuda_stream_trace_t *t = (cuda_stream_trace_t *)calloc(1, sizeof *t);
     if (!t)
@@ -57,7 +49,7 @@ void cuda_stream_trace_copy_begin(cuda_stream_trace_t *t, int k, cudaStream_t cs
     if (!t)
         return;
     if (!t->chunks && !t->msm_s)
-        t->t_first = trace_now();
+        t->t_first = cuda_trace_now();
     (void)cudaEventRecord(t->begin[k], cs);
 }
 
@@ -71,9 +63,9 @@ void cuda_stream_trace_wait(cuda_stream_trace_t *t, cudaEvent_t copied)
 {
     if (!t)
         return;
-    double t0 = trace_now();
+    double t0 = cuda_trace_now();
     (void)cudaEventSynchronize(copied);
-    double w = trace_now() - t0;
+    double w = cuda_trace_now() - t0;
     t->wait_s += w;
     t->late += w > LATE_S;
 }
@@ -98,7 +90,7 @@ void cuda_stream_trace_report(cuda_stream_trace_t *t, int g2, size_t n, size_t c
             "cuzk cuda stream: %s %zu points in %u chunks of %zu: copy %.2f ms, waited %.2f ms "
             "(%u late), MSM %.2f ms per chunk; %.1f ms in all\n",
             g2 ? "G2" : "G1", n, t->chunks, chunk, t->copy_ms / c, 1e3 * t->wait_s / c, t->late,
-            1e3 * t->msm_s / c, 1e3 * (trace_now() - t->t_first));
+            1e3 * t->msm_s / c, 1e3 * (cuda_trace_now() - t->t_first));
     t->wait_s = t->msm_s = 0;
     t->copy_ms = 0;
     t->chunks = t->late = 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cuzk/bellperson.h"
+#include "cuzk/groth16.h"
 
 #define CHECK(c)                                                                                   \
     do {                                                                                           \

@@ -13,6 +13,7 @@
 
 #include "cuzk/bellperson.h"
 #include "cuzk/ccs.h"
+#include "cuzk/key_write.h"
 #include "cuzk/snarkjs_json.h"
 #include "cuzk/wtns.h"
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cuzk/backend.h"
+#include "cuzk/backend_cpu.h"
 #include "cuzk/cuda.h"
 #include "cuzk/cuda_ntt.h"
 #include "cuzk/ntt.h"

@@ -13,10 +13,12 @@
 
 #include <cmocka.h>
 
+#include "cuzk/backend_cpu.h"
 #include "cuzk/cuda.h"
 #include "cuzk/cuda_backend.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/gen.h"
+#include "cuzk/prover.h"
 #include "cuzk/setup.h"
 
 /* The smallest budget (to 4 KiB) under which the plan still succeeds. */

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/backend_cpu.h"
 #include "cuzk/encode.h"
 #include "cuzk/engine.h"
 #include "cuzk/engine_sim.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/backend_cpu.h"
 #include "cuzk/ccs.h"
 #include "cuzk/circuit.h"
 #include "cuzk/gen.h"

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "cuzk/keys.h"
+#include "cuzk/backend_cpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/key_load.h"
+#include "cuzk/prover.h"
 #include "cuzk/snarkjs_json.h"
 #include "cuzk/wtns.h"
 

@@ -1,4 +1,4 @@
-/* Tests for the insecure test setup and the key writers (setup.h).
+/* Tests for the insecure test setup and the key writers (setup.h, key_write.h).
  *
  * Random satisfiable circuits (one output wire per constraint, defined so
  * the constraint holds) are set up, proved with the CPU backend and
@@ -17,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/backend_cpu.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/circuit.h"
 #include "cuzk/encode.h"
+#include "cuzk/key_write.h"
 #include "cuzk/pairing.h"
 #include "cuzk/prover.h"
 #include "cuzk/r1cs.h"
@@ -334,7 +336,7 @@ static void expect_g2(const g2_affine_t *got, const fr_t *k)
     assert_true(g2_affine_equal(got, &a));
 }
 
-/* Every point of the key from the definitions (setup.h). */
+/* Every point of the key from the definitions (setup.h, key_write.h). */
 static void check_key_slow(const groth16_key_t *k, const tcirc_t *t, uint64_t seed)
 {
     groth16_toxic_t tw;

@@ -6,22 +6,16 @@
 
 #include <stddef.h>
 
+#include "cuzk/bases.h"
 #include "cuzk/circuit.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
-#include "cuzk/msm.h"
+#include "cuzk/pk.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum groth16_convention {
-    GROTH16_SNARKJS = 0,
-    GROTH16_BELLPERSON = 1
-} groth16_convention;
-
-struct groth16_pk;
 
 /* The MSM results of one proof, and what each stage took (seconds). */
 typedef struct groth16_msms {
@@ -50,12 +44,10 @@ typedef struct groth16_backend {
      * so that a device keeps its data resident across the stages. The key
      * and circuit are checked against each other by the prover first;
      * need_b1: B in G1 too (r != 0). */
-    cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const struct groth16_pk *pk,
+    cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
                         const circuit_t *c, const fr_t *w, int need_b1, int threads,
                         cuzk_error_t *err);
 } groth16_backend_t;
-
-extern const groth16_backend_t GROTH16_BACKEND_CPU;
 
 #ifdef __cplusplus
 }

@@ -29,9 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/bases.h"
 #include "cuzk/fr.h"
-#include "cuzk/groth16.h"
-#include "cuzk/msm.h"
+#include "cuzk/proof.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus

@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "cuzk/backend.h"
-#include "cuzk/prover.h"
+#include "cuzk/pk.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus

@@ -10,7 +10,10 @@
 
 #include <stddef.h>
 
-#include "cuzk/msm.h"
+#include "cuzk/bases.h"
+#include "cuzk/fr.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus

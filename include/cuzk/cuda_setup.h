@@ -32,7 +32,8 @@
 #include <stdint.h>
 
 #include "cuzk/circuit.h"
-#include "cuzk/setup.h"
+#include "cuzk/key.h"
+#include "cuzk/toxic.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus

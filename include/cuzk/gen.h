@@ -7,7 +7,7 @@
  * 1.0, C 2.2; A touches 99.7% of the aux variables, B 25.4% of them and one
  * input (ONE); the witness is mostly bits, a few percent wider values.
  * gen_porep_shape scales the counts by 2^(K - 27) for a domain 2^K (at least
- * one public value), and the generator builds (src/groth16/gen_porep.c):
+ * one public value), and the generator builds (src/workloads/gen_porep.c):
  *   booleanity  (ONE - b) * b = 0          for free bits b (the witness input)
  *   xor         (2a) * b = a + b - c       c = a xor b
  *   and         a * b = c

@@ -1,4 +1,4 @@
-/* Groth16 over BLS12-381: proofs, verifying keys and verification, shared by
+/* Groth16 verification over BLS12-381 (types: proof.h), shared by
  * both key conventions (snarkjs .zkey / bellperson .params and .vk).
  *
  * Verification equation: e(A, B) = e(alpha, beta) e(acc, gamma) e(C, delta)
@@ -13,32 +13,12 @@
 #include <stddef.h>
 
 #include "cuzk/fr.h"
-#include "cuzk/g1.h"
-#include "cuzk/g2.h"
+#include "cuzk/proof.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct groth16_proof {
-    g1_affine_t a;
-    g2_affine_t b;
-    g1_affine_t c;
-} groth16_proof_t;
-
-typedef struct groth16_vk {
-    g1_affine_t alpha_g1;
-    g1_affine_t beta_g1;  /* bellperson keeps it; the verifier does not use it */
-    g2_affine_t beta_g2;
-    g2_affine_t gamma_g2;
-    g1_affine_t delta_g1; /* likewise */
-    g2_affine_t delta_g2;
-    g1_affine_t *ic;      /* n_ic points, owned (groth16_vk_free) */
-    size_t n_ic;
-} groth16_vk_t;
-
-void groth16_vk_free(groth16_vk_t *vk);
 
 /* *valid = 1 when the proof verifies, 0 when not. A status other than
  * CUZK_OK means the check could not be made (wrong input count: ARG). */

@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/bases.h"
 #include "cuzk/fr.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
@@ -43,21 +44,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum msm_base_format {
-    MSM_BASES_AFFINE = 0,
-    MSM_BASES_LEM = 1,
-    MSM_BASES_ZCASH = 2,
-    /* g1_affine_t / g2_affine_t arrays already in a CUDA device's memory
-     * (a key made on the GPU, cuda_setup.h): only the CUDA backend reads
-     * them, in place; the CPU MSMs refuse them (CUZK_ERR_ARG). */
-    MSM_BASES_DEVICE = 3
-} msm_base_format;
-
-typedef struct msm_bases {
-    const void *data;    /* first base */
-    msm_base_format fmt;
-} msm_bases_t;
 
 /* Decodes bases [start, start + count) into out, unchecked, as the MSM
  * reads them (infinity as (0, 0)). */
@@ -74,6 +60,15 @@ cuzk_status msm_g1_pippenger(g1_jac_t *out, const msm_bases_t *bases, const fr_t
                              size_t n, int threads);
 cuzk_status msm_g2_pippenger(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
                              size_t n, int threads);
+
+#define MSM_WINDOW_MAX 16 /* widest window: 2^15 buckets per window */
+
+/* msm_gX_pippenger with the window width forced to c in [1, MSM_WINDOW_MAX]
+ * (CUZK_ERR_ARG otherwise): for tests and for tuning the width rule. */
+cuzk_status msm_g1_pippenger_window(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
+                                    size_t n, int threads, unsigned c);
+cuzk_status msm_g2_pippenger_window(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
+                                    size_t n, int threads, unsigned c);
 
 #ifdef __cplusplus
 }

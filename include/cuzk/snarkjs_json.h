@@ -33,7 +33,7 @@
 #include <stddef.h>
 
 #include "cuzk/fr.h"
-#include "cuzk/groth16.h"
+#include "cuzk/proof.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus

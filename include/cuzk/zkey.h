@@ -39,8 +39,9 @@
 #include "cuzk/fr.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
-#include "cuzk/groth16.h"
-#include "cuzk/msm.h"
+#include "cuzk/bases.h"
+#include "cuzk/key.h"
+#include "cuzk/proof.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -55,13 +56,6 @@ typedef enum zkey_check {
 typedef enum zkey_matrix { ZKEY_A = 0, ZKEY_B = 1 } zkey_matrix;
 
 #define ZKEY_COEF_BYTES 44
-
-typedef struct zkey_coef {
-    uint32_t matrix; /* zkey_matrix */
-    uint32_t row;    /* < domain_size */
-    uint32_t wire;   /* < n_vars */
-    fr_t value;      /* the coefficient v as an fr_t (Montgomery: v * R) */
-} zkey_coef_t;
 
 typedef struct zkey_points {
     const uint8_t *data; /* count LEM records in the mapping; no alignment */

@@ -21,7 +21,6 @@
 #include "cuzk/encode.h"
 #include "cuzk/msm.h"
 #include "cuzk/parallel.h"
-#include "../backend/cpu/msm_internal.h"
 
 #define MAX_SIZES 16
 
@@ -216,7 +215,7 @@ static int parse_args(msm_bench_opts_t *o, int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--window") && v) {
             long c = strtol(v, &end, 10);
-            if (*end || c < 1 || c > MSM_C_MAX)
+            if (*end || c < 1 || c > MSM_WINDOW_MAX)
                 goto bad;
             o->window = (unsigned)c;
             o->pippenger = 1;

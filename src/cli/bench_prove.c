@@ -15,6 +15,7 @@
 #include "cli_backend.h"
 #include "cli_circuit.h"
 #include "cli_util.h"
+#include "cuzk/backend_cpu.h"
 #include "cuzk/encode.h"
 #include "cuzk/prover.h"
 #include "cuzk/setup.h"

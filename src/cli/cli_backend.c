@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/backend_cpu.h"
+
 #ifdef CUZK_HAVE_CUDA
 #include "cuzk/cuda.h"
 #include "cuzk/cuda_backend.h"

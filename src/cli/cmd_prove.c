@@ -10,7 +10,8 @@
 #include "cli_backend.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
-#include "cuzk/keys.h"
+#include "cuzk/key_load.h"
+#include "cuzk/prover.h"
 #include "cuzk/snarkjs_json.h"
 #include "cuzk/wtns.h"
 

@@ -6,7 +6,8 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "cuzk/keys.h"
+#include "cuzk/key_load.h"
+#include "cuzk/key_write.h"
 #include "cuzk/setup.h"
 #include "cuzk/snarkjs_json.h"
 

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/groth16.h"
 #include "cuzk/snarkjs_json.h"
 
 static const char USAGE[] =

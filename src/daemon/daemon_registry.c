@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include "cuzk/ccs.h"
-#include "cuzk/keys.h"
+#include "cuzk/key_load.h"
 #include "daemon/daemon_internal.h"
 
 const char *daemon_key_format_str(int format)

@@ -5,6 +5,7 @@
  * sleeping. A sim backend is owned by the engine worker that made it; it
  * forwards to GROTH16_BACKEND_CPU, and its h_scalars (the first backend call
  * of every proof) is where a proof is counted, delayed and failed. */
+#include "cuzk/backend_cpu.h"
 #include "cuzk/engine_sim.h"
 
 #include <stdlib.h>

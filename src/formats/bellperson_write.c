@@ -3,7 +3,7 @@
  * out a chunk at a time, so a multi-GiB key never sits in memory twice. */
 #include "cuzk/bellperson.h"
 #include "cuzk/encode.h"
-#include "cuzk/setup.h"
+#include "cuzk/key_write.h"
 
 #include "write_stream.h"
 

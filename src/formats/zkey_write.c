@@ -3,7 +3,8 @@
  * computed up front, so the file streams out in one pass. */
 #include "cuzk/encode.h"
 #include "cuzk/fp.h"
-#include "cuzk/setup.h"
+#include "cuzk/key_write.h"
+#include "cuzk/zkey.h"
 
 #include "write_stream.h"
 

@@ -49,49 +49,6 @@
 #undef FB_F_ONE
 #undef FB_GEN
 
-/* ---- toxic waste ---- */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void draw_fr(fr_t *out, uint64_t *s)
-{
-    for (;;) {
-        uint64_t l[FR_LIMBS];
-        for (int i = 0; i < FR_LIMBS; i++)
-            l[i] = splitmix64(s);
-        l[FR_LIMBS - 1] &= 0x7fffffffffffffffULL; /* r < 2^255 */
-        if (fr_from_limbs(out, l) == CUZK_OK && !fr_is_zero(out))
-            return;
-    }
-}
-
-/* 1 when x^(2^32) = 1: x is a root of unity of some power-of-two domain. */
-static int is_two_adic_root(const fr_t *x)
-{
-    fr_t t = *x;
-    for (int i = 0; i < FR_TWO_ADICITY; i++)
-        fr_sqr(&t, &t);
-    return fr_is_one(&t);
-}
-
-void groth16_toxic_from_seed(groth16_toxic_t *out, uint64_t seed)
-{
-    uint64_t s = seed;
-    do
-        draw_fr(&out->tau, &s);
-    while (is_two_adic_root(&out->tau));
-    draw_fr(&out->alpha, &s);
-    draw_fr(&out->beta, &s);
-    draw_fr(&out->gamma, &s);
-    draw_fr(&out->delta, &s);
-}
-
 /* ---- Lagrange basis and powers at tau ---- */
 
 /* out[i] = zfac x_i / (tau - x_i) with x_i = g step^i, i < n: the Lagrange
@@ -141,17 +98,6 @@ static void lag_range(void *vctx, size_t begin, size_t end)
     free(pre);
 }
 
-void groth16_setup_vanishing(fr_t *zfac, const fr_t *tau, unsigned log_n, const fr_t *scale)
-{
-    fr_t t = *tau, n_inv;
-    for (unsigned i = 0; i < log_n; i++)
-        fr_sqr(&t, &t);
-    fr_sub(&t, &t, &FR_ONE);
-    fr_from_u64(&n_inv, (uint64_t)1 << log_n);
-    fr_inv(&n_inv, &n_inv);
-    fr_mul(&t, &t, &n_inv);
-    fr_mul(zfac, &t, scale);
-}
 
 static cuzk_status lagrange(fr_t *out, size_t n, const fr_t *tau, const fr_t *g, const fr_t *step,
                             const fr_t *zfac, int threads)
@@ -234,39 +180,7 @@ static void k_range(void *vctx, size_t begin, size_t end)
 
 /* ---- the key ---- */
 
-void groth16_key_free(groth16_key_t *k)
-{
-    if (!k)
-        return;
-    groth16_vk_free(&k->vk);
-    free(k->a);
-    free(k->b_g1);
-    free(k->b_g2);
-    free(k->l);
-    free(k->h);
-    free(k->coefs);
-    memset(k, 0, sizeof *k);
-}
 
-void groth16_key_pk(groth16_pk_t *pk, const groth16_key_t *k)
-{
-    memset(pk, 0, sizeof *pk);
-    pk->conv = k->conv;
-    pk->n_vars = k->n_vars;
-    pk->n_public = k->n_public;
-    pk->log_m = k->log_m;
-    pk->alpha_g1 = k->vk.alpha_g1;
-    pk->beta_g1 = k->vk.beta_g1;
-    pk->delta_g1 = k->vk.delta_g1;
-    pk->beta_g2 = k->vk.beta_g2;
-    pk->delta_g2 = k->vk.delta_g2;
-    pk->a = (groth16_query_t){{k->a, MSM_BASES_AFFINE}, k->n_a};
-    pk->b_g1 = (groth16_query_t){{k->b_g1, MSM_BASES_AFFINE}, k->n_b};
-    pk->b_g2 = (groth16_query_t){{k->b_g2, MSM_BASES_AFFINE}, k->n_b};
-    pk->l = (groth16_query_t){{k->l, MSM_BASES_AFFINE}, k->n_l};
-    pk->h = (groth16_query_t){{k->h, MSM_BASES_AFFINE}, k->n_h};
-    pk->vk = k->vk;
-}
 
 /* Everything setup allocates besides the key. */
 typedef struct scratch {
@@ -296,21 +210,6 @@ static fr_t *gather(const fr_t *col, const uint32_t *idx, size_t n)
     return s;
 }
 
-cuzk_status groth16_setup_copy_coefs(groth16_key_t *k, const circuit_t *c)
-{
-    k->n_coefs = c->m[CIRCUIT_A].nnz + c->m[CIRCUIT_B].nnz;
-    k->coefs = calloc(k->n_coefs ? k->n_coefs : 1, sizeof *k->coefs); /* padding zeroed */
-    if (!k->coefs)
-        return CUZK_ERR_NOMEM;
-    size_t at = 0;
-    for (int mi = CIRCUIT_A; mi <= CIRCUIT_B; mi++) {
-        const circuit_csr_t *m = &c->m[mi];
-        for (uint32_t r = 0; r < c->n_rows; r++)
-            for (uint64_t e = m->row_ptr[r]; e < m->row_ptr[r + 1]; e++)
-                k->coefs[at++] = (zkey_coef_t){(uint32_t)mi, r, m->col[e], c->dict[m->coef[e]]};
-    }
-    return CUZK_OK;
-}
 
 static cuzk_status check_args(const groth16_key_t *out, const circuit_t *c, groth16_convention conv,
                               const groth16_toxic_t *tw, cuzk_error_t *err)
@@ -327,7 +226,7 @@ static cuzk_status check_args(const groth16_key_t *out, const circuit_t *c, grot
     for (int i = 0; i < 4; i++)
         if (fr_is_zero(nz[i]))
             return cuzk_error_set(err, CUZK_ERR_ARG, "groth16_setup: zero toxic value");
-    if (is_two_adic_root(&tw->tau) || fr_is_zero(&tw->tau))
+    if (groth16_tau_is_root_of_unity(&tw->tau) || fr_is_zero(&tw->tau))
         return cuzk_error_set(err, CUZK_ERR_ARG,
                               "groth16_setup: tau is zero or a power-of-two root of unity");
     return CUZK_OK;
@@ -363,25 +262,6 @@ static cuzk_status make_points(groth16_key_t *k, const scratch_t *s, int threads
     return setup_g2_mul_gen(k->b_g2, s->sb, k->n_b, threads);
 }
 
-void groth16_setup_vk_points(groth16_vk_t *vk, const groth16_toxic_t *tw)
-{
-    g1_jac_t g1, p1;
-    g2_jac_t g2, p2;
-    g1_from_affine(&g1, &G1_GENERATOR);
-    g2_from_affine(&g2, &G2_GENERATOR);
-    g1_mul_fr(&p1, &g1, &tw->alpha);
-    g1_to_affine(&vk->alpha_g1, &p1);
-    g1_mul_fr(&p1, &g1, &tw->beta);
-    g1_to_affine(&vk->beta_g1, &p1);
-    g1_mul_fr(&p1, &g1, &tw->delta);
-    g1_to_affine(&vk->delta_g1, &p1);
-    g2_mul_fr(&p2, &g2, &tw->beta);
-    g2_to_affine(&vk->beta_g2, &p2);
-    g2_mul_fr(&p2, &g2, &tw->gamma);
-    g2_to_affine(&vk->gamma_g2, &p2);
-    g2_mul_fr(&p2, &g2, &tw->delta);
-    g2_to_affine(&vk->delta_g2, &p2);
-}
 
 /* The scalars of every query into s; sets the key's counts. */
 static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t *c,

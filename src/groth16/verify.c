@@ -21,15 +21,6 @@
 #include "cuzk/msm.h"
 #include "cuzk/pairing.h"
 
-void groth16_vk_free(groth16_vk_t *vk)
-{
-    if (!vk)
-        return;
-    free(vk->ic);
-    vk->ic = NULL;
-    vk->n_ic = 0;
-}
-
 /* out = sum_i scalars[i] * bases[i] over the key's IC points. */
 static cuzk_status ic_combine(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars,
                               size_t n)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include "cuzk/backend.h"
+#include "cuzk/backend_cpu.h"
+#include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"
 #include "util/bigmem.h"

@@ -32,7 +32,7 @@
 #error "MSM_BASES_LEM is read as fp_t limbs: a little-endian machine is required"
 #endif
 
-#define MSM_C_MAX 16        /* widest window: 2^15 buckets per window */
+#define MSM_C_MAX MSM_WINDOW_MAX /* msm.h */
 #define MSM_SCALAR_BITS 256 /* digits cover bits [0, 256): k < r < 2^255 */
 #define MSM_GLV_BITS 129    /* digits cover bits [0, 129): k1, k2 < z < 2^128 */
 #define MSM_BLOCK 512       /* scalars per block when balancing thread ranges */
@@ -133,12 +133,5 @@ cuzk_status msm_classify(uint32_t *ones, uint32_t *others, size_t *n_ones, size_
  * MSM_BLOCK block, or the index count when NULL), block aligned:
  * bounds[0] = 0, bounds[parts] = n. */
 void msm_split(size_t *bounds, int parts, const uint32_t *block_weight, size_t n);
-
-/* For tests: msm_gX_pippenger with the window width forced to
- * c in [1, MSM_C_MAX] (CUZK_ERR_ARG otherwise). */
-cuzk_status msm_g1_pippenger_window(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                                    size_t n, int threads, unsigned c);
-cuzk_status msm_g2_pippenger_window(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                                    size_t n, int threads, unsigned c);
 
 #endif

@@ -16,14 +16,15 @@
  * host's types, and their functions keep C linkage. */
 namespace cuzk_host
 {
+#include "cuzk/backend.h"
+#include "cuzk/bases.h"
 #include "cuzk/fp.h"
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
-#include "cuzk/msm.h"
 #include "cuzk/ntt.h"
-#include "cuzk/prover.h"
+#include "cuzk/pk.h"
 } // namespace cuzk_host
 
 namespace cuzk_host

@@ -206,7 +206,8 @@ static cuzk_status check_args(const groth16_key_t *out, const circuit_t *c, grot
 }
 
 /* The host-side pieces (the vk points, the vanishing factor, zkey section
- * 4) are setup.c's own (setup.h), so both setups make the same bytes. */
+ * 4) are shared with setup.c (toxic.h, key.h), so both setups make the
+ * same bytes. */
 
 /* ---- the device run ------------------------------------------------------- */
 

@@ -119,8 +119,8 @@ cuzk_status circuit_builder_add(circuit_builder_t *b, circuit_matrix m, uint32_t
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit: row %u out of range (%u rows)", row,
                               b->n_rows);
     if (col >= b->n_vars)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit: variable %u out of range (%u vars)",
-                              col, b->n_vars);
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit: variable %u out of range (%u vars)", col,
+                              b->n_vars);
     if (fr_is_zero(coef))
         return CUZK_OK;
     uint32_t idx = dict_intern(b, coef);

@@ -1,16 +1,16 @@
-/* From files to what the prover consumes: circuits from .r1cs and .zkey,
+/* From files to what the prover consumes (formats layer): circuits from .r1cs and .zkey,
  * proving-key views from .zkey and bellperson .params.
  *
  * Both conventions prove over the same circuit shape: the R1CS rows, then
  * one row per public wire s = 0..n_public (wire 0, the constant, included)
  * with A = w_s and B = C = 0 (snarkjs stores these rows in zkey section 4;
  * bellperson appends them when synthesising). */
-#ifndef CUZK_KEYS_H
-#define CUZK_KEYS_H
+#ifndef CUZK_KEY_LOAD_H
+#define CUZK_KEY_LOAD_H
 
 #include "cuzk/bellperson.h"
 #include "cuzk/circuit.h"
-#include "cuzk/prover.h"
+#include "cuzk/pk.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/zkey.h"
 

@@ -1,5 +1,5 @@
-/* From files to prover inputs (see include/cuzk/keys.h). */
-#include "cuzk/keys.h"
+/* From files to prover inputs (see include/cuzk/key_load.h). */
+#include "cuzk/key_load.h"
 
 #include <stdlib.h>
 #include <string.h>

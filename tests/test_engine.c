@@ -325,6 +325,63 @@ static void check_events(evlog_t *l, engine_job_id_t id, size_t parts)
     assert_true(parts_seen >= parts); /* at least one timed part per prove */
 }
 
+/* ---- job ends (engine_config_t.on_done) ---- */
+
+#define DONE_MAX 512
+
+typedef struct donelog {
+    pthread_mutex_t mu;
+    engine_t **e;
+    evlog_t *events;
+    engine_done_t d[DONE_MAX];
+    size_t ev_at[DONE_MAX]; /* events logged when it came */
+    size_t n;
+    unsigned not_final; /* engine_await did not return its final state at once */
+} donelog_t;
+
+static void on_done(void *ctx, const engine_done_t *d)
+{
+    donelog_t *l = ctx;
+    engine_result_t res;
+    memset(&res, 0, sizeof res);
+    /* The result must already be final: no wait. */
+    cuzk_status st = engine_await(*l->e, d->job, 0, &res, NULL);
+    int filled = st != CUZK_ERR_TIMEOUT && res.id == d->job; /* a FAILED job's error may be ARG */
+    int ok = filled && (int)res.state == d->state && d->state >= ENGINE_JOB_DONE &&
+             (st == CUZK_OK) == (d->state == ENGINE_JOB_DONE);
+    if (filled)
+        engine_result_free(&res);
+    pthread_mutex_lock(&l->events->mu);
+    size_t at = l->events->n;
+    pthread_mutex_unlock(&l->events->mu);
+    pthread_mutex_lock(&l->mu);
+    if (l->n < DONE_MAX) {
+        l->d[l->n] = *d;
+        l->ev_at[l->n] = at;
+    }
+    l->n++;
+    l->not_final += !ok;
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* Every job submitted got exactly one on_done, with its final state and
+ * the user pointer of its spec, after all of its events. */
+static void check_done(const donelog_t *l, const evlog_t *ev, uint64_t submitted, void *user)
+{
+    assert_int_equal(l->n, submitted);
+    assert_true(l->n <= DONE_MAX);
+    assert_int_equal(l->not_final, 0);
+    for (size_t i = 0; i < l->n; i++) {
+        assert_ptr_equal(l->d[i].user, user);
+        for (size_t k = i + 1; k < l->n; k++)
+            assert_true(l->d[i].job != l->d[k].job);
+        for (size_t k = l->ev_at[i]; k < ev->n; k++)
+            assert_true(ev->ev[k].job != l->d[i].job);
+    }
+    for (size_t k = 0; k < ev->n; k++)
+        assert_ptr_equal(ev->ev[k].user, ev->ev[k].job ? user : NULL);
+}
+
 /* ---- a rig: an engine over simulated devices ---- */
 
 #define MAX_DEV 3
@@ -344,6 +401,7 @@ typedef struct rig {
     engine_device_t dev[MAX_DEV];
     engine_config_t cfg;
     evlog_t log;
+    donelog_t done;
     engine_key_t *kbp, *ksj, *kbp10;
 } rig_t;
 
@@ -371,6 +429,11 @@ static void rig_init(rig_t *r, int n, const size_t *caps, const int *workers,
     r->cfg.witness_nice = 3; /* the pool runs below the device workers */
     r->cfg.on_event = on_event;
     r->cfg.event_ctx = &r->log;
+    pthread_mutex_init(&r->done.mu, NULL);
+    r->done.e = &r->e;
+    r->done.events = &r->log;
+    r->cfg.on_done = on_done;
+    r->cfg.done_ctx = &r->done;
 }
 
 static engine_key_t *rig_key(rig_t *r, const fixture_t *f, const char *name, int check)
@@ -416,7 +479,13 @@ static void rig_stop(rig_t *r)
     engine_key_release(r->e, r->kbp);
     engine_key_release(r->e, r->ksj);
     engine_key_release(r->e, r->kbp10);
-    engine_destroy(r->e);
+    engine_stats_t st;
+    engine_stats(r->e, &st);
+    uint64_t submitted = 0;
+    for (int k = 0; k < ENGINE_KIND_COUNT; k++)
+        submitted += st.kinds[k].submitted;
+    engine_destroy(r->e); /* cancels what is left: those end too */
+    check_done(&r->done, &r->log, submitted, r);
     /* three keys, each destroyed exactly once (by release or destroy) */
     assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) - before, 3);
     for (int i = 0; i < r->n; i++) {
@@ -427,6 +496,7 @@ static void rig_stop(rig_t *r)
     }
     free(r->log.ev);
     pthread_mutex_destroy(&r->log.mu);
+    pthread_mutex_destroy(&r->done.mu);
 }
 
 typedef struct job_in {
@@ -438,7 +508,6 @@ typedef struct job_in {
     int as_wtns;
     int fixed;
     fr_t r, s;
-    const char *request_id;
 } job_in_t;
 
 static cuzk_status submit_job(rig_t *r, engine_job_id_t *id, const job_in_t *in, const fixture_t *f,
@@ -457,8 +526,8 @@ static cuzk_status submit_job(rig_t *r, engine_job_id_t *id, const job_in_t *in,
         }
     }
     engine_job_spec_t spec = {.kind = in->kind,
+                              .user = r,
                               .priority = in->prio,
-                              .request_id = in->request_id,
                               .key = in->key,
                               .witnesses = wit,
                               .n_partitions = in->n,
@@ -658,6 +727,7 @@ static void test_witness_fn(void **state)
     for (int i = 0; i < 3; i++)
         wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g[i]};
     engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = &r,
                               .priority = CUZK_PRIO_NORMAL,
                               .key = r.kbp,
                               .witnesses = wit,
@@ -793,6 +863,7 @@ static void test_witness_pool(void **state)
         for (int i = 0; i < PARTS; i++)
             wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g};
         engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                                  .user = &r,
                                   .priority = CUZK_PRIO_NORMAL,
                                   .key = r.kbp,
                                   .witnesses = wit,
@@ -976,53 +1047,6 @@ static void test_priority_aging(void **state)
     assert_int_equal(without, 0);
 }
 
-static void test_request_id(void **state)
-{
-    (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    rig_start(&r);
-    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
-                   .key = r.kbp,
-                   .prio = CUZK_PRIO_NORMAL,
-                   .n = 1,
-                   .request_id = "sector-42"};
-    in.ws[0] = g_bp.w;
-    engine_job_id_t a = 0, b = 0, c = 0;
-    cuzk_error_t err = {0};
-    assert_int_equal(submit_job(&r, &a, &in, &g_bp, &err), CUZK_OK);
-    assert_int_equal(submit_job(&r, &b, &in, &g_bp, &err), CUZK_OK);
-    assert_int_equal(a, b);
-    in.prio = CUZK_PRIO_HIGH; /* another spec under the same id */
-    assert_int_equal(submit_job(&r, &c, &in, &g_bp, &err), CUZK_ERR_ARG);
-    assert_non_null(strstr(err.msg, "sector-42"));
-    assert_int_equal(c, 0);
-    in.prio = CUZK_PRIO_NORMAL;
-    fr_t *w2 = witness_variant(&g_bp.c, g_bp.log_m, 5);
-    in.ws[0] = w2; /* another witness */
-    assert_int_equal(submit_job(&r, &c, &in, &g_bp, &err), CUZK_ERR_ARG);
-    in.ws[0] = g_bp.w;
-    engine_result_t res;
-    await_ok(&r, a, &res);
-    engine_result_free(&res);
-    /* after completion the id still maps to the same job */
-    assert_int_equal(submit_job(&r, &b, &in, &g_bp, &err), CUZK_OK);
-    assert_int_equal(a, b);
-    engine_stats_t st;
-    engine_stats(r.e, &st);
-    assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].submitted, 1);
-    assert_int_equal(st.devices[0].proofs, 1);
-    /* forgotten, it is new work */
-    assert_int_equal(engine_job_forget(r.e, a, &err), CUZK_OK);
-    assert_int_equal(engine_await(r.e, a, 0, &res, &err), CUZK_ERR_ARG);
-    assert_int_equal(submit_job(&r, &c, &in, &g_bp, &err), CUZK_OK);
-    assert_true(c != a);
-    await_ok(&r, c, &res);
-    engine_result_free(&res);
-    free(w2);
-    rig_stop(&r);
-}
-
 static void test_bad_specs(void **state)
 {
     (void)state;
@@ -1056,8 +1080,11 @@ static void test_bad_specs(void **state)
     assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
     /* an fr_t witness of the wrong length */
     engine_witness_t w = {.form = ENGINE_WITNESS_FR, .w = g_bp.w, .n = g_bp.pk.n_vars - 1};
-    engine_job_spec_t spec = {
-        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .witnesses = &w, .n_partitions = 1};
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = &r,
+                              .key = r.kbp,
+                              .witnesses = &w,
+                              .n_partitions = 1};
     assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_ERR_ARG);
     assert_int_equal(engine_submit(r.e, NULL, &spec, &err), CUZK_ERR_ARG);
     assert_int_equal(engine_await(r.e, 12345, 0, &(engine_result_t){0}, &err), CUZK_ERR_ARG);
@@ -1317,8 +1344,11 @@ static void test_fail_witness(void **state)
     uint8_t *bytes = wtns_bytes(g_bp.w, g_bp.pk.n_vars, &len);
     bytes[0] = 'x';
     engine_witness_t w = {.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
-    engine_job_spec_t spec = {
-        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .witnesses = &w, .n_partitions = 1};
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = &r,
+                              .key = r.kbp,
+                              .witnesses = &w,
+                              .n_partitions = 1};
     assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
     expect_failure(&r, id, CUZK_ERR_FORMAT, "partition 0");
     bytes[0] = 'w';
@@ -1833,6 +1863,12 @@ static void test_destroy_busy(void **state)
     /* keys still registered: engine_destroy runs their destructors */
     engine_destroy(r.e);
     assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) - before, 3);
+    /* every job ended exactly once, the cancelled ones included */
+    check_done(&r.done, &r.log, 10, &r);
+    unsigned cancelled = 0;
+    for (size_t i = 0; i < r.done.n; i++)
+        cancelled += r.done.d[i].state == ENGINE_JOB_CANCELLED;
+    assert_true(cancelled >= 1);
     for (int i = 0; i < r.n; i++) {
         engine_sim_stats_t ss;
         engine_sim_stats(r.sim[i], &ss);
@@ -1870,7 +1906,7 @@ int main(void)
         cmocka_unit_test(test_matches_cpu),       cmocka_unit_test(test_witness_fn),
         cmocka_unit_test(test_witness_pool),      cmocka_unit_test(test_preload_warm),
         cmocka_unit_test(test_multi_partition),   cmocka_unit_test(test_priority_critical),
-        cmocka_unit_test(test_priority_aging),    cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_priority_aging),    
         cmocka_unit_test(test_bad_specs),         cmocka_unit_test(test_cancel_queued),
         cmocka_unit_test(test_cancel_running),    cmocka_unit_test(test_await_timeout),
         cmocka_unit_test(test_fail_plan_backend), cmocka_unit_test(test_fail_prove),

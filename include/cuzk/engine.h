@@ -166,7 +166,15 @@ typedef struct engine_event {
     const char *stage_name;    /* engine_stage_str(stage) */
     uint64_t start_ns, end_ns; /* ledger_clock_ns() */
     cuzk_status status;        /* how the stage ended */
+    void *user;                /* the job's engine_job_spec_t.user; NULL for key loads */
 } engine_event_t;
+
+/* A job's end (engine_config_t.on_done). */
+typedef struct engine_done {
+    engine_job_id_t job;
+    int state;  /* engine_job_state: DONE, FAILED or CANCELLED */
+    void *user; /* the job's engine_job_spec_t.user */
+} engine_done_t;
 
 /* ---- configuration ---- */
 
@@ -212,6 +220,15 @@ typedef struct engine_config {
     /* Optional: called once per stage run, on the thread that ran it. */
     void (*on_event)(void *ctx, const engine_event_t *ev);
     void *event_ctx;
+    /* Optional: called exactly once per job, when it settles (its result is
+     * final: engine_await returns it at once, until engine_job_forget or
+     * max_retained drops it), after every event of the job, with no engine
+     * lock held, on the thread that settled it (a worker, a witness thread,
+     * or the caller of engine_cancel or engine_destroy). It may call any
+     * engine function but engine_destroy. This is how a consumer learns
+     * that a job ended: queue the id, collect with engine_await. */
+    void (*on_done)(void *ctx, const engine_done_t *done);
+    void *done_ctx;
 } engine_config_t;
 
 /* Defaults: no devices, 2 witness threads, stage_threads 1, prove_threads 0,
@@ -333,8 +350,7 @@ typedef struct engine_witness {
     const fr_t *w; /* ENGINE_WITNESS_FR: n values */
     size_t n;
     /* ENGINE_WITNESS_FN: nothing is copied at submit; ctx must stay valid
-     * until the job is settled. The request-id fingerprint covers fn and
-     * ctx (the same generator and context are the same witness). */
+     * until the job is settled. */
     engine_witness_fn fn;
     void *ctx;
 } engine_witness_t;
@@ -342,11 +358,10 @@ typedef struct engine_witness {
 typedef struct engine_job_spec {
     engine_kind kind;
     cuzk_priority priority;
-    /* Optional idempotency key (NUL-terminated, at most 127 bytes): the same
-     * request id with the same spec returns the first job's id and queues
-     * nothing; with another spec it is CUZK_ERR_ARG. Forgotten with its job
-     * (engine_job_forget, or dropped past max_retained). */
-    const char *request_id;
+    /* The caller's pointer, handed back in the job's events and its
+     * on_done (engine_config_t); the engine never reads it. (Request ids
+     * and their idempotency are the journal's, not the engine's.) */
+    void *user;
     engine_key_t *key;
     const engine_witness_t *witnesses; /* one per partition, copied at submit */
     size_t n_partitions;

@@ -1,17 +1,17 @@
-/* The daemon's lifetime, the engine's event hook, the completion thread
- * and resume (include/cuzk/daemon.h; owners and locks: daemon_internal.h).
+/* The daemon's lifetime, the engine's hooks, the completion thread and
+ * resume (include/cuzk/daemon.h; owners and locks: daemon_internal.h).
  *
- * DESIGN. The engine reports a job's end only through engine_await, and
- * its stage events come before the job settles (the hook runs, then the
- * engine files the stage's outcome), so the hook cannot itself tell that a
- * job is over. It marks jobs "suspect" instead (a verify ended, or any
- * stage failed), and notes partitions admitted to a device (mark_running
- * owed to the journal); the completion thread then polls suspects with
- * engine_job_status, backing off from 1 ms to DMN_POLL_MAX_MS while they
- * stay unsettled, and every DMN_SWEEP_MS looks at every job the engine
- * holds, which catches the ends that come without an event (a plan or
- * backend failure fails a partition silently). Notes for an engine job
- * whose submit has not filed its eid yet wait as orphans until it does. */
+ * DESIGN. Every engine job carries its dmn_job_t as the spec's user
+ * pointer, so both engine hooks reach the job without a lookup. The event
+ * hook notes partitions admitted to a device (journal_mark_running owed);
+ * the engine's on_done, called once when the job settles and after all of
+ * its events, marks it settled. Both only set flags under mu and wake the
+ * completion thread, which owns the journal from then on: it marks running,
+ * collects each settled job with engine_await (at once: it is final) and
+ * journals its end. Nothing polls the engine: the thread sleeps until it is
+ * woken, or until the next result expiry or the retry of a journal write
+ * that failed (DMN_RETRY_MS). A job that settles before its submit filed
+ * its eid waits, flagged, until the submit files it and wakes the thread. */
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,46 +60,6 @@ void dmn_kick_locked(daemon_t *d)
     pthread_cond_signal(&d->work_cv);
 }
 
-int dmn_orphan_take(daemon_t *d, engine_job_id_t eid, dmn_orphan_t *out)
-{
-    for (size_t i = 0; i < d->n_orphans; i++)
-        if (d->orphans[i].eid == eid) {
-            *out = d->orphans[i];
-            d->orphans[i] = d->orphans[--d->n_orphans];
-            return 1;
-        }
-    return 0;
-}
-
-/* mu held. A note that cannot be kept (no memory) is lost; the sweep still
- * finds the job's end, only its RUNNING mark may be missed. */
-static void orphan_note(daemon_t *d, const engine_event_t *ev, int admitted, int suspect)
-{
-    dmn_orphan_t *o = NULL;
-    for (size_t i = 0; i < d->n_orphans && !o; i++)
-        if (d->orphans[i].eid == ev->job)
-            o = &d->orphans[i];
-    if (!o) {
-        if (d->n_orphans == d->cap_orphans) {
-            size_t cap = d->cap_orphans ? 2 * d->cap_orphans : 16;
-            dmn_orphan_t *p = realloc(d->orphans, cap * sizeof *p);
-            if (!p)
-                return;
-            d->orphans = p;
-            d->cap_orphans = cap;
-        }
-        o = &d->orphans[d->n_orphans++];
-        *o = (dmn_orphan_t){ev->job, 0, 0, -1, 0};
-    }
-    if (admitted) {
-        o->running_marks++;
-        o->device = ev->device;
-        if (!o->first_admit_ns)
-            o->first_admit_ns = ev->end_ns;
-    }
-    o->suspect |= suspect;
-}
-
 void dmn_on_event(void *ctx, const engine_event_t *ev)
 {
     daemon_t *d = ctx;
@@ -109,7 +69,7 @@ void dmn_on_event(void *ctx, const engine_event_t *ev)
         metrics_observe(d->s_stage[ev->stage], (double)(ev->end_ns - ev->start_ns) / 1e9);
     int on_device = ev->device >= 0 && (unsigned)ev->device < d->n_devices;
     int admitted = ev->stage == ENGINE_STAGE_ADMIT && ev->status == CUZK_OK && on_device;
-    int suspect = ev->stage == ENGINE_STAGE_VERIFY || ev->status != CUZK_OK;
+    dmn_job_t *j = ev->user; /* valid until its on_done: the events come first */
     pthread_mutex_lock(&d->mu);
     if (on_device) {
         dmn_busy_t *b = &d->busy[ev->device];
@@ -122,20 +82,24 @@ void dmn_on_event(void *ctx, const engine_event_t *ev)
             dmn_busy_add(b, ev->start_ns, ev->end_ns);
         }
     }
-    if (admitted || suspect) {
-        dmn_job_t *j = dmn_map_get(&d->by_eid, ev->job);
-        if (!j) {
-            orphan_note(d, ev, admitted, suspect);
-        } else {
-            if (admitted) {
-                j->running_marks++;
-                j->device = ev->device;
-                j->state = ENGINE_JOB_RUNNING;
-                if (!j->first_admit_ns)
-                    j->first_admit_ns = ev->end_ns;
-            }
-            j->suspect |= suspect;
-        }
+    if (admitted && j) {
+        j->running_marks++;
+        j->device = ev->device;
+        j->state = ENGINE_JOB_RUNNING;
+        if (!j->first_admit_ns)
+            j->first_admit_ns = ev->end_ns;
+        dmn_kick_locked(d);
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
+void dmn_on_done(void *ctx, const engine_done_t *done)
+{
+    daemon_t *d = ctx;
+    dmn_job_t *j = done->user;
+    pthread_mutex_lock(&d->mu);
+    if (j) {
+        j->settled = 1;
         dmn_kick_locked(d);
     }
     pthread_mutex_unlock(&d->mu);
@@ -148,7 +112,7 @@ typedef struct work {
     uint64_t id;
     engine_job_id_t eid;
     unsigned marks;
-    int retry, suspect;
+    int retry, settled;
 } work_t;
 
 static uint64_t expire_period_ns(const daemon_t *d)
@@ -161,27 +125,21 @@ static uint64_t expire_period_ns(const daemon_t *d)
     return ms * NS_PER_MS;
 }
 
-/* One engine job: collected when settled. Returns 1 when it is a suspect
- * still unsettled. */
-static int work_job(daemon_t *d, const work_t *w)
+/* One settled engine job: its result collected and journaled. */
+static void work_job(daemon_t *d, const work_t *w)
 {
-    engine_job_info_t ei;
-    cuzk_status st = engine_job_status(d->engine, &ei, w->eid, NULL);
-    if (st == CUZK_OK && !ei.settled)
-        return w->suspect;
     engine_result_t res;
     memset(&res, 0, sizeof res);
-    if (st == CUZK_OK)
-        engine_await(d->engine, w->eid, 0, &res, NULL);
+    /* Final already (on_done came): no wait. A result the engine no longer
+     * retains leaves res zeroed, which collect journals as a failure. */
+    engine_await(d->engine, w->eid, 0, &res, NULL);
     engine_job_forget(d->engine, w->eid, NULL);
     dmn_job_collect(d, w->j, &res); /* frees w->j */
     engine_result_free(&res);
-    return 0;
 }
 
-static int work_run(daemon_t *d, const work_t *w, size_t n)
+static void work_run(daemon_t *d, const work_t *w, size_t n)
 {
-    int unsettled = 0;
     for (size_t i = 0; i < n; i++) {
         for (unsigned k = 0; k < w[i].marks; k++) {
             cuzk_error_t e = {0};
@@ -196,16 +154,16 @@ static int work_run(daemon_t *d, const work_t *w, size_t n)
             w[i].j->done = NULL;
             pthread_mutex_unlock(&d->mu);
             dmn_job_publish(d, w[i].j, r);
-        } else if (w[i].eid) {
-            unsettled |= work_job(d, &w[i]);
+        } else if (w[i].settled) {
+            work_job(d, &w[i]);
         }
     }
-    return unsettled;
 }
 
-/* mu held. The jobs this pass looks at; *n of them (NULL: none, or no
- * memory, which skips the pass). */
-static work_t *work_gather(daemon_t *d, int full, size_t *n)
+/* mu held. The jobs this pass looks at: marks owed, settled, and (retry)
+ * results whose journal write failed; *n of them (NULL: none, or no
+ * memory, which leaves the flags for the next pass). */
+static work_t *work_gather(daemon_t *d, int retry, size_t *n)
 {
     *n = 0;
     if (!d->n_jobs)
@@ -216,12 +174,13 @@ static work_t *work_gather(daemon_t *d, int full, size_t *n)
     for (dmn_job_t *j = d->first; j; j = j->next) {
         if (!j->eid && !j->done)
             continue; /* its submitter owns it */
-        if (j->done && !full)
-            continue; /* a failed journal write: retried once per sweep */
-        if (!(j->running_marks || j->done || j->suspect || full))
+        if (j->done && !retry)
+            continue; /* a failed journal write: retried every DMN_RETRY_MS */
+        if (!(j->running_marks || j->done || j->settled))
             continue;
-        w[(*n)++] = (work_t){j, j->id, j->eid, j->running_marks, j->done != NULL, j->suspect};
+        w[(*n)++] = (work_t){j, j->id, j->eid, j->running_marks, j->done != NULL, j->settled};
         j->running_marks = 0;
+        j->settled = 0; /* collected by this pass (and freed) */
     }
     return w;
 }
@@ -240,30 +199,26 @@ static void expire(daemon_t *d)
 static void *completion_main(void *arg)
 {
     daemon_t *d = arg;
-    uint64_t now = ledger_clock_ns(), last = now;
-    uint64_t next_sweep = now + DMN_SWEEP_MS * NS_PER_MS, next_expire = now + expire_period_ns(d);
-    unsigned poll_ms = 1;
-    int polling = 0;
+    uint64_t now = ledger_clock_ns();
+    uint64_t next_retry = now + DMN_RETRY_MS * NS_PER_MS, next_expire = now + expire_period_ns(d);
     pthread_mutex_lock(&d->mu);
     for (;;) {
         while (!d->kick && !d->thread_stop) {
-            uint64_t wake = next_sweep < next_expire ? next_sweep : next_expire;
-            if (polling && last + poll_ms * NS_PER_MS < wake)
-                wake = last + poll_ms * NS_PER_MS;
+            uint64_t wake = next_retry < next_expire ? next_retry : next_expire;
             if (ledger_clock_ns() >= wake)
                 break;
             sync_cond_wait_until(&d->work_cv, &d->mu, wake);
         }
-        int stop = d->thread_stop, kicked = d->kick;
+        int stop = d->thread_stop;
         d->kick = 0;
         now = ledger_clock_ns();
-        int full = stop || now >= next_sweep;
-        if (full)
-            next_sweep = now + DMN_SWEEP_MS * NS_PER_MS;
+        int retry = stop || now >= next_retry;
+        if (retry)
+            next_retry = now + DMN_RETRY_MS * NS_PER_MS;
         size_t n;
-        work_t *w = work_gather(d, full, &n);
+        work_t *w = work_gather(d, retry, &n);
         pthread_mutex_unlock(&d->mu);
-        int unsettled = work_run(d, w, n);
+        work_run(d, w, n);
         free(w);
         if (now >= next_expire) {
             expire(d);
@@ -272,10 +227,6 @@ static void *completion_main(void *arg)
         pthread_mutex_lock(&d->mu);
         if (stop)
             break;
-        /* A new event restarts the polls at 1 ms; otherwise they back off. */
-        poll_ms = kicked ? 1 : (poll_ms * 2 > DMN_POLL_MAX_MS ? DMN_POLL_MAX_MS : poll_ms * 2);
-        polling = unsettled;
-        last = ledger_clock_ns();
     }
     pthread_mutex_unlock(&d->mu);
     return NULL;
@@ -371,6 +322,8 @@ static void engine_config_from(engine_config_t *ec, const cuzk_config_t *cfg,
     ec->max_retained = cfg->scheduler.max_retained;
     ec->on_event = dmn_on_event;
     ec->event_ctx = d;
+    ec->on_done = dmn_on_done;
+    ec->done_ctx = d;
 }
 
 static cuzk_status sync_init(daemon_t *d, cuzk_error_t *err)
@@ -503,7 +456,6 @@ void daemon_free(daemon_t *d)
         dmn_done_free(d->recent[i]);
     dmn_map_free(&d->by_id);
     dmn_map_free(&d->by_eid);
-    free(d->orphans);
     eventlog_close(d->events);
     journal_close(d->journal);
     metrics_free(d->metrics);

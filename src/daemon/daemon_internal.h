@@ -10,12 +10,12 @@
  *   submit_mu  serialises the queue-limit check, journal_accept and the
  *              job's entry in the table, so the limit holds and a request
  *              id's job is in the table before a duplicate can see it;
- *   mu         the job table, orphan notes, device busy windows, the
+ *   mu         the job table and its flags, device busy windows, the
  *              recent ring, the counters, the stop flags; held briefly,
  *              never across an engine call, a journal call or a load;
  *   reg.mu     the registry (independent of mu: neither is taken under
  *              the other).
- * The engine's hook takes mu only; the completion thread owns every
+ * The engine's hooks (on_event, on_done) take mu only; the completion thread owns every
  * journal transition of a job after its submit (mark_running, finish) and
  * takes mu only to gather work and to publish results. A job that never
  * reached the engine (eid 0) is finished by the thread that submitted it. */
@@ -32,12 +32,9 @@
 #include "cuzk/journal.h"
 #include "cuzk/metrics.h"
 
-/* How often the completion thread looks at every job the engine holds
- * (some failures, such as a device plan refused, end a job without an
- * event), and the longest pause between polls of a job that may be
- * settling (polls back off from 1 ms). */
-#define DMN_SWEEP_MS 200
-#define DMN_POLL_MAX_MS 32
+/* How often the completion thread retries a job's journal_finish that
+ * failed (job ends themselves wake it: the engine's on_done). */
+#define DMN_RETRY_MS 200
 
 /* ---- a uint64 -> pointer map (chained; the job table's two indexes) ---- */
 
@@ -131,7 +128,7 @@ typedef struct dmn_job {
     size_t n_partitions;
     engine_job_state state;             /* QUEUED or RUNNING */
     int cancel_requested;               /* daemon_cancel before the engine had it */
-    int suspect;                        /* an event that may be its last: poll it */
+    int settled;                        /* the engine's on_done came: collect it */
     int device;                         /* the latest admission; -1 none */
     unsigned running_marks;             /* journal_mark_running calls owed */
     uint64_t accept_ns, first_admit_ns; /* ledger clock: accepted or resumed; first admitted */
@@ -140,14 +137,6 @@ typedef struct dmn_job {
     dmn_done_t *done;            /* settled, its journal_finish failed: retried */
     struct dmn_job *prev, *next; /* acceptance order */
 } dmn_job_t;
-
-/* What the hook learned of an engine job before submit filed its eid. */
-typedef struct dmn_orphan {
-    engine_job_id_t eid;
-    unsigned running_marks;
-    int suspect, device;
-    uint64_t first_admit_ns;
-} dmn_orphan_t;
 
 /* ---- the daemon ---- */
 
@@ -185,8 +174,6 @@ struct daemon {
     dmn_map_t by_id, by_eid;
     dmn_job_t *first, *last;
     size_t n_jobs;
-    dmn_orphan_t *orphans;
-    size_t n_orphans, cap_orphans;
     dmn_busy_t busy[ENGINE_MAX_DEVICES];
     dmn_done_t *recent[DAEMON_RECENT_MAX]; /* a ring; recent_next is the next slot */
     unsigned recent_next, n_recent;
@@ -201,9 +188,8 @@ struct daemon {
 void dmn_log(daemon_t *d, config_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void dmn_on_event(void *ctx, const engine_event_t *ev);
+void dmn_on_done(void *ctx, const engine_done_t *done);
 void dmn_kick_locked(daemon_t *d);
-/* Removes and returns (1) the hook's notes on eid; 0 when there are none. mu held. */
-int dmn_orphan_take(daemon_t *d, engine_job_id_t eid, dmn_orphan_t *out);
 
 /* daemon_jobs.c */
 /* A journaled job into the table (mu not held). NULL when out of memory. */

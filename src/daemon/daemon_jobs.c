@@ -475,6 +475,7 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
                 ws[i] = (engine_witness_t){
                     .form = ENGINE_WITNESS_WTNS, .wtns = w[i].data, .size = w[i].len};
             engine_job_spec_t spec = {.kind = j->kind,
+                                      .user = j,
                                       .priority = j->prio,
                                       .key = k ? k->ek : NULL,
                                       .witnesses = ws,
@@ -492,24 +493,12 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
     }
     pthread_mutex_lock(&d->mu);
     j->eid = eid;
-    if (dmn_map_put(&d->by_eid, eid, j) != 0) /* the sweep still finds it, by the list */
+    if (dmn_map_put(&d->by_eid, eid, j) != 0) /* only the status page's busy device misses it */
         dmn_log(d, CONFIG_LOG_WARN, "job %llu: no memory for its index", (unsigned long long)j->id);
-    dmn_orphan_t o;
-    if (dmn_orphan_take(d, eid, &o)) {
-        j->running_marks += o.running_marks;
-        j->suspect |= o.suspect;
-        if (o.device >= 0)
-            j->device = o.device;
-        if (o.running_marks)
-            j->state = ENGINE_JOB_RUNNING;
-        j->first_admit_ns = o.first_admit_ns;
+    /* The hooks may have flagged it already: the thread skipped it until now. */
+    if (j->running_marks || j->settled)
         dmn_kick_locked(d);
-    }
     cancelled = j->cancel_requested;
-    if (cancelled) {
-        j->suspect = 1;
-        dmn_kick_locked(d);
-    }
     pthread_mutex_unlock(&d->mu); /* j may be finished and freed from here on */
     if (cancelled)
         engine_cancel(d->engine, eid, NULL);
@@ -743,11 +732,7 @@ cuzk_status daemon_cancel(daemon_t *d, int *was_running, uint64_t job_id, cuzk_e
         if (was_running)
             *was_running = j->state == ENGINE_JOB_RUNNING;
         j->cancel_requested = 1;
-        eid = j->eid;
-        if (eid) {
-            j->suspect = 1;
-            dmn_kick_locked(d);
-        }
+        eid = j->eid; /* the cancel settles it: on_done wakes the thread */
     }
     pthread_mutex_unlock(&d->mu);
     if (eid) {

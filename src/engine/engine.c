@@ -50,7 +50,9 @@ const char *engine_warm_str(int warm)
 void eng_unlock(engine_t *e)
 {
     engine_key_t *dead = e->dead_keys;
+    eng_note_t *note = e->notes_first;
     e->dead_keys = NULL;
+    e->notes_first = e->notes_last = NULL;
     pthread_mutex_unlock(&e->mu);
     while (dead) {
         engine_key_t *next = dead->next;
@@ -59,22 +61,49 @@ void eng_unlock(engine_t *e)
         free(dead);
         dead = next;
     }
+    /* A job's events all ran before it settled, so its note comes last. */
+    while (note) {
+        eng_note_t *next = note->next;
+        e->cfg.on_done(e->cfg.done_ctx, &note->done);
+        free(note);
+        note = next;
+    }
 }
 
 void eng_reap(engine_t *e)
 {
-    if (e->dead_keys) {
+    if (e->dead_keys || e->notes_first) {
         eng_unlock(e);
         pthread_mutex_lock(&e->mu);
     }
 }
 
-void eng_emit(engine_t *e, engine_job_id_t job, int part, int dev, engine_stage stage, uint64_t t0,
+/* Nothing owed may sleep with a waiter: an on_done left in the list while
+ * every thread waits would never be delivered. */
+void eng_wait(engine_t *e, pthread_cond_t *cv)
+{
+    if (e->dead_keys || e->notes_first)
+        eng_reap(e); /* a wakeup: the caller re-checks */
+    else
+        pthread_cond_wait(cv, &e->mu);
+}
+
+int eng_wait_until(engine_t *e, pthread_cond_t *cv, uint64_t deadline)
+{
+    if (e->dead_keys || e->notes_first) {
+        eng_reap(e);
+        return 1;
+    }
+    return sync_cond_wait_until(cv, &e->mu, deadline);
+}
+
+void eng_emit(engine_t *e, const eng_job_t *job, int part, int dev, engine_stage stage, uint64_t t0,
               uint64_t t1, cuzk_status st)
 {
     if (!e->cfg.on_event)
         return;
-    engine_event_t ev = {job, part, dev, stage, engine_stage_str(stage), t0, t1, st};
+    engine_event_t ev = {job ? job->id : 0, part, dev, stage, engine_stage_str(stage), t0, t1, st,
+                         job ? job->user : NULL};
     e->cfg.on_event(e->cfg.event_ctx, &ev);
 }
 
@@ -151,7 +180,7 @@ static void job_free(eng_job_t *j)
     free(j->tasks);
     free(j->proofs);
     free(j->inputs);
-    free(j->request_id);
+    free(j->note);
     free(j);
 }
 
@@ -205,6 +234,15 @@ void eng_job_settle_maybe(engine_t *e, eng_job_t *j)
         j->proofs = NULL;
     }
     count_final(e, j);
+    if (j->note) { /* delivered by eng_unlock */
+        j->note->done = (engine_done_t){j->id, (int)j->state, j->user};
+        if (e->notes_last)
+            e->notes_last->next = j->note;
+        else
+            e->notes_first = j->note;
+        e->notes_last = j->note;
+        j->note = NULL;
+    }
     eng_key_unref(e, j->key);
     j->key = NULL;
     e->unsettled--;
@@ -441,7 +479,7 @@ void engine_destroy(engine_t *e)
     for (size_t i = 0; i < e->n_jobs; i++)
         job_stop(e, e->jobs[i], ENGINE_JOB_CANCELLED, &why);
     while (e->unsettled)
-        pthread_cond_wait(&e->done_cv, &e->mu);
+        eng_wait(e, &e->done_cv);
     eng_unlock(e);
     engine_stop_threads(e);
     engine_free(e);
@@ -455,7 +493,7 @@ cuzk_status engine_drain(engine_t *e, int timeout_ms, cuzk_error_t *err)
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&e->mu);
     while (e->unsettled)
-        if (!sync_cond_wait_until(&e->done_cv, &e->mu, deadline)) {
+        if (!eng_wait_until(e, &e->done_cv, deadline)) {
             st = cuzk_error_set(err, CUZK_ERR_TIMEOUT,
                                 "engine_drain: %u jobs unfinished after %d ms", e->unsettled,
                                 timeout_ms);
@@ -466,54 +504,6 @@ cuzk_status engine_drain(engine_t *e, int timeout_ms, cuzk_error_t *err)
 }
 
 /* ---- submit ---- */
-
-/* A 64-bit fingerprint of everything that makes a spec (request ids). */
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdull;
-    return h ^ (h >> 33);
-}
-
-static uint64_t mix_bytes(uint64_t h, const uint8_t *p, size_t n)
-{
-    h = mix(h, n);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, p + i, 8);
-        h = mix(h, v);
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, p + i, n - i);
-    return mix(h, tail);
-}
-
-static uint64_t spec_fingerprint(const engine_job_spec_t *s)
-{
-    uint64_t h = mix(0x637a756bull, (uint64_t)s->kind);
-    h = mix(h, (uint64_t)s->priority);
-    h = mix(h, (uint64_t)(uintptr_t)s->key);
-    h = mix(h, s->n_partitions);
-    h = mix(h, (uint64_t)s->fixed_rs);
-    if (s->fixed_rs) {
-        h = mix_bytes(h, (const uint8_t *)&s->r, sizeof s->r);
-        h = mix_bytes(h, (const uint8_t *)&s->s, sizeof s->s);
-    }
-    for (size_t i = 0; i < s->n_partitions; i++) {
-        const engine_witness_t *w = &s->witnesses[i];
-        h = mix(h, (uint64_t)w->form);
-        if (w->form == ENGINE_WITNESS_WTNS) {
-            h = mix_bytes(h, w->wtns, w->size);
-        } else if (w->form == ENGINE_WITNESS_FN) {
-            h = mix(h, (uint64_t)(uintptr_t)w->ctx);
-            h = mix_bytes(h, (const uint8_t *)&w->fn, sizeof w->fn);
-        } else {
-            h = mix_bytes(h, (const uint8_t *)w->w, w->n * sizeof *w->w);
-        }
-    }
-    return h;
-}
 
 static cuzk_status check_spec(const engine_job_spec_t *s, cuzk_error_t *err)
 {
@@ -537,8 +527,6 @@ static cuzk_status check_spec(const engine_job_spec_t *s, cuzk_error_t *err)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_submit: %zu witnesses (%s jobs take %s)",
                               s->n_partitions, engine_kind_str(s->kind),
                               s->kind == ENGINE_KIND_SNARKJS ? "exactly one" : "at least one");
-    if (s->request_id && strlen(s->request_id) > 127)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "engine_submit: request id longer than 127 bytes");
     for (size_t i = 0; i < s->n_partitions; i++) {
         const engine_witness_t *w = &s->witnesses[i];
         if (w->form == ENGINE_WITNESS_WTNS && w->wtns && w->size)
@@ -557,7 +545,8 @@ static cuzk_status check_spec(const engine_job_spec_t *s, cuzk_error_t *err)
 }
 
 /* The job with its inputs copied, not yet in the engine. */
-static cuzk_status job_make(eng_job_t **out, const engine_job_spec_t *s, cuzk_error_t *err)
+static cuzk_status job_make(const engine_t *e, eng_job_t **out, const engine_job_spec_t *s,
+                            cuzk_error_t *err)
 {
     eng_job_t *j = calloc(1, sizeof *j);
     const groth16_pk_t *pk = s->key->spec.pk;
@@ -569,6 +558,7 @@ static cuzk_status job_make(eng_job_t **out, const engine_job_spec_t *s, cuzk_er
     j->prio = s->priority;
     j->n = n;
     j->n_public = pk->n_public;
+    j->user = s->user;
     j->fixed_rs = s->fixed_rs;
     j->r = s->r;
     j->s = s->s;
@@ -579,12 +569,8 @@ static cuzk_status job_make(eng_job_t **out, const engine_job_spec_t *s, cuzk_er
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_submit: no memory");
     if (ledger_cancel_init(&j->cancel, err) != CUZK_OK)
         return CUZK_ERR_NOMEM;
-    if (s->request_id) {
-        j->request_id = strdup(s->request_id);
-        if (!j->request_id)
-            return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_submit: no memory");
-        j->fingerprint = spec_fingerprint(s);
-    }
+    if (e->cfg.on_done && !(j->note = calloc(1, sizeof *j->note)))
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_submit: no memory");
     for (size_t i = 0; i < n; i++) {
         eng_task_t *t = &j->tasks[i];
         const engine_witness_t *w = &s->witnesses[i];
@@ -616,14 +602,6 @@ static cuzk_status job_make(eng_job_t **out, const engine_job_spec_t *s, cuzk_er
     return CUZK_OK;
 }
 
-static eng_job_t *find_request(const engine_t *e, const char *rid)
-{
-    for (size_t i = 0; i < e->n_jobs; i++)
-        if (e->jobs[i]->request_id && !strcmp(e->jobs[i]->request_id, rid))
-            return e->jobs[i];
-    return NULL;
-}
-
 cuzk_status engine_submit(engine_t *e, engine_job_id_t *job_id, const engine_job_spec_t *spec,
                           cuzk_error_t *err)
 {
@@ -635,21 +613,13 @@ cuzk_status engine_submit(engine_t *e, engine_job_id_t *job_id, const engine_job
     if (st != CUZK_OK)
         return st;
     eng_job_t *j = NULL;
-    if ((st = job_make(&j, spec, err)) != CUZK_OK) {
+    if ((st = job_make(e, &j, spec, err)) != CUZK_OK) {
         job_free(j);
         return st;
     }
     pthread_mutex_lock(&e->mu);
-    eng_job_t *old = spec->request_id ? find_request(e, spec->request_id) : NULL;
     if (e->closing) {
         st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "engine_submit: the engine is shutting down");
-    } else if (old && old->fingerprint != j->fingerprint) {
-        st = cuzk_error_set(err, CUZK_ERR_ARG,
-                            "engine_submit: request id '%s' was submitted with another spec (job "
-                            "%llu)",
-                            spec->request_id, (unsigned long long)old->id);
-    } else if (old) {
-        *job_id = old->id;
     } else if (!job_table_add(e, j)) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_submit: no memory");
     } else {
@@ -725,7 +695,7 @@ cuzk_status engine_await(engine_t *e, engine_job_id_t job_id, int timeout_ms, en
     }
     j->awaiting++;
     while (!j->settled)
-        if (!sync_cond_wait_until(&e->done_cv, &e->mu, deadline))
+        if (!eng_wait_until(e, &e->done_cv, deadline))
             break;
     j->awaiting--;
     if (!j->settled)

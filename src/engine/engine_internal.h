@@ -93,12 +93,19 @@ typedef struct eng_queue {
     unsigned n[CUZK_PRIO_COUNT];
 } eng_queue_t;
 
+/* A settled job's on_done, queued under the engine's lock and delivered by
+ * eng_unlock after the lock is dropped. */
+typedef struct eng_note {
+    engine_done_t done;
+    struct eng_note *next;
+} eng_note_t;
+
 struct eng_job {
     engine_job_id_t id;
     engine_kind kind;
     cuzk_priority prio;
-    char *request_id;
-    uint64_t fingerprint;
+    void *user;            /* engine_job_spec_t.user */
+    struct eng_note *note; /* its on_done, made at submit so it cannot fail later */
     engine_key_t *key; /* a reference, dropped when settled */
     uint32_t n_public;
     size_t n;
@@ -182,6 +189,7 @@ struct engine {
     unsigned n_retained;
     unsigned unsettled;
     engine_key_t *keys, *dead_keys;
+    eng_note_t *notes_first, *notes_last; /* on_done owed, in settle order */
     unsigned n_keys;
     uint64_t next_id, seq;
     uint64_t submitted[ENGINE_KIND_COUNT], done[ENGINE_KIND_COUNT], failed[ENGINE_KIND_COUNT],
@@ -189,10 +197,18 @@ struct engine {
 };
 
 /* engine.c */
+/* Drops the mutex, then runs pending key destructors and delivers pending
+ * on_done notes (in settle order). */
 void eng_unlock(engine_t *e);
-/* With the mutex held: runs pending key destructors (dropping it meanwhile). */
+/* With the mutex held: runs pending key destructors and delivers pending
+ * on_done notes (dropping it meanwhile). */
 void eng_reap(engine_t *e);
-void eng_emit(engine_t *e, engine_job_id_t job, int part, int dev, engine_stage stage, uint64_t t0,
+/* pthread_cond_wait / sync_cond_wait_until on e->mu, except that pending
+ * destructors and notes are delivered instead of sleeping (a wakeup to the
+ * caller, who re-checks its condition). eng_wait_until: 0 on timeout. */
+void eng_wait(engine_t *e, pthread_cond_t *cv);
+int eng_wait_until(engine_t *e, pthread_cond_t *cv, uint64_t deadline);
+void eng_emit(engine_t *e, const eng_job_t *job, int part, int dev, engine_stage stage, uint64_t t0,
               uint64_t t1, cuzk_status st);
 void eng_job_fail(engine_t *e, eng_job_t *j, const cuzk_error_t *why);
 void eng_job_settle_maybe(engine_t *e, eng_job_t *j);

@@ -209,7 +209,7 @@ static void verify_job(engine_t *e, eng_job_t *j)
     cuzk_status st = verify_run(j, &err);
     uint64_t t1 = ledger_clock_ns();
     j->verify_ns = t1 - t0;
-    eng_emit(e, j->id, -1, -1, ENGINE_STAGE_VERIFY, t0, t1, st);
+    eng_emit(e, j, -1, -1, ENGINE_STAGE_VERIFY, t0, t1, st);
     pthread_mutex_lock(&e->mu);
     e->verifying--;
     j->in_flight--;
@@ -248,8 +248,10 @@ void *eng_pool_main(void *arg)
     engine_t *e = arg;
     pool_lower_priority(e->cfg.witness_nice);
     pthread_mutex_lock(&e->mu);
-    while (!e->stopping) {
-        eng_reap(e);
+    for (;;) {
+        eng_reap(e); /* drops the mutex: stopping is read after it */
+        if (e->stopping)
+            break;
         eng_job_t *vj = e->verify_first;
         if (vj) {
             e->verify_first = vj->vnext;
@@ -269,7 +271,7 @@ void *eng_pool_main(void *arg)
         eng_task_t *t =
             eng_queue_pick(&e->witness_q, ledger_clock_ns(), e->cfg.aging_ns, NULL, NULL);
         if (!t || !ready_has_room(e, t)) {
-            pthread_cond_wait(&e->witness_cv, &e->mu);
+            eng_wait(e, &e->witness_cv);
             continue;
         }
         eng_queue_remove(&e->witness_q, t);
@@ -284,7 +286,7 @@ void *eng_pool_main(void *arg)
         cuzk_status st = witness_run(e, t, &err);
         uint64_t t1 = ledger_clock_ns();
         t->tm.witness_ns = t1 - t0;
-        eng_emit(e, t->job->id, (int)t->index, -1, ENGINE_STAGE_WITNESS, t0, t1, st);
+        eng_emit(e, t->job, (int)t->index, -1, ENGINE_STAGE_WITNESS, t0, t1, st);
         pthread_mutex_lock(&e->mu);
         witness_done(e, t, st, &err);
     }
@@ -422,7 +424,7 @@ static outcome task_admit(eng_worker_t *wk, eng_task_t *t, ledger_resv_t *resv, 
         cuzk_status st = ledger_admit(&dev->ledger, resv, scratch, j->prio, &w, err);
         uint64_t t1 = ledger_clock_ns();
         t->tm.admit_ns = t1 - t0;
-        eng_emit(e, j->id, (int)t->index, dev->index, ENGINE_STAGE_ADMIT, t0, t1, st);
+        eng_emit(e, j, (int)t->index, dev->index, ENGINE_STAGE_ADMIT, t0, t1, st);
         if (st == CUZK_OK)
             return ledger_cancelled(&j->cancel) ? OUT_DISCARD : OUT_PROVED;
         if (st == CUZK_ERR_CANCELLED)
@@ -454,7 +456,7 @@ static void emit_parts(engine_t *e, eng_task_t *t, int device, const struct grot
         uint64_t end = at + (uint64_t)(part[i] * 1e9);
         if (end > t1)
             end = t1;
-        eng_emit(e, t->job->id, (int)t->index, device, (engine_stage)(ENGINE_STAGE_LOAD + i), at,
+        eng_emit(e, t->job, (int)t->index, device, (engine_stage)(ENGINE_STAGE_LOAD + i), at,
                  end, CUZK_OK);
         at = end;
     }
@@ -491,7 +493,7 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
     uint64_t t1 = ledger_clock_ns();
     ledger_release(&resv);
     t->tm.prove_ns = t1 - t0;
-    eng_emit(e, j->id, (int)t->index, dev->index, ENGINE_STAGE_PROVE, t0, t1, st);
+    eng_emit(e, j, (int)t->index, dev->index, ENGINE_STAGE_PROVE, t0, t1, st);
     if (st == CUZK_OK)
         emit_parts(e, t, dev->index, &tm, t0, t1);
     if (st != CUZK_OK) { /* a device error may leave the backend unusable: remake it */
@@ -646,7 +648,7 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
         wk->be = NULL;
     }
     uint64_t t1 = ledger_clock_ns();
-    eng_emit(e, 0, -1, dev->index, ENGINE_STAGE_LOAD, t0, t1, st);
+    eng_emit(e, NULL, -1, dev->index, ENGINE_STAGE_LOAD, t0, t1, st);
     pthread_mutex_lock(&e->mu);
     kd->in_use--;
     kd->warm = st == CUZK_OK ? ENGINE_WARM_DONE : ENGINE_WARM_FAILED;
@@ -679,7 +681,7 @@ void *eng_worker_main(void *arg)
                 continue;
             }
             dev->idle++;
-            pthread_cond_wait(&e->ready_cv, &e->mu);
+            eng_wait(e, &e->ready_cv);
             dev->idle--;
         }
         if (e->stopping)

@@ -1,7 +1,7 @@
 /* libFuzzer harness for the bytes the daemon takes from its clients:
  * protobuf-c's unpack of every cuzk.v1 message (the requests the server
  * parses, the responses the client parses), then cuzk's own checks
- * (rpc_validate_submit, rpc_validate_circuit_id).
+ * (rpc_validate_submit, request_circuit_id_check).
  *
  * Input: one message's wire bytes, tried as every message type. Properties
  * (anything else traps):
@@ -15,7 +15,7 @@
  *    accepts, the request meets the rules as restated here independently
  *    (kind, circuit id alphabet and leading dot, witness count and sizes,
  *    request id, priority);
- *  - rpc_validate_circuit_id on the input as text agrees with the same
+ *  - request_circuit_id_check on the input as text agrees with the same
  *    restated rule.
  * Seeds (fuzz/corpus/rpc_messages/): made by this file's seed writer:
  *   clang -DCUZK_FUZZ_WRITE_SEEDS -Iinclude -I<build>/gen fuzz/fuzz_rpc_messages.c \
@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/request.h"
 #include "cuzk/rpc.h"
 
 #define CHECK(c)                                                                                   \
@@ -46,19 +47,20 @@ static const ProtobufCMessageDescriptor *const k_types[] = {
     &cuzk__v1__evict_srs_request__descriptor,    &cuzk__v1__evict_srs_response__descriptor,
 };
 
-/* The rules restated, independently of rpc_validate.c. */
+/* The rules restated, independently of util/request.c. */
 static int ref_circuit_id_ok(const char *id)
 {
     static const char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
     size_t n = strlen(id);
-    return n >= 1 && n <= RPC_CIRCUIT_ID_MAX && id[0] != '.' && strspn(id, alphabet) == n;
+    return n >= 1 && n <= REQUEST_CIRCUIT_ID_MAX && id[0] != '.' && strspn(id, alphabet) == n &&
+           !strstr(id, "..");
 }
 
 static int ref_request_id_ok(const char *id)
 {
     size_t n = strlen(id);
-    if (n > RPC_REQUEST_ID_MAX)
+    if (n > REQUEST_ID_MAX)
         return 0;
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)id[i] < 0x20 || (unsigned char)id[i] > 0x7e)
@@ -164,12 +166,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_type(k_types[i], data, size);
 
     /* The input as a circuit id (bounded, NUL-terminated). */
-    char id[RPC_CIRCUIT_ID_MAX + 8];
+    char id[REQUEST_CIRCUIT_ID_MAX + 8];
     size_t n = size < sizeof id - 1 ? size : sizeof id - 1;
     memcpy(id, data, n);
     id[n] = '\0';
     cuzk_error_t err = {CUZK_OK, ""};
-    cuzk_status s = rpc_validate_circuit_id(id, &err);
+    cuzk_status s = request_circuit_id_check(id, &err);
     CHECK((s == CUZK_OK) == ref_circuit_id_ok(id));
     CHECK(s == CUZK_OK || (err.code == s && err.msg[0] != '\0'));
     return 0;

@@ -39,6 +39,7 @@
 #include "cuzk/engine_sim.h"
 #include "cuzk/eventlog.h"
 #include "cuzk/journal.h"
+#include "cuzk/request.h"
 
 static dfix_t g;
 
@@ -250,12 +251,12 @@ static void test_refused(void **state)
         assert_int_equal(daemon_submit(r->d, &id, &ex, &req, &err), CUZK_ERR_ARG);
         assert_int_equal(id, 0);
     }
-    char longid[DAEMON_CIRCUIT_ID_MAX + 2];
+    char longid[REQUEST_CIRCUIT_ID_MAX + 2];
     memset(longid, 'a', sizeof longid - 1);
     longid[sizeof longid - 1] = '\0';
-    assert_int_equal(daemon_circuit_id_check(longid, &err), CUZK_ERR_ARG);
-    longid[DAEMON_CIRCUIT_ID_MAX] = '\0';
-    assert_int_equal(daemon_circuit_id_check(longid, &err), CUZK_OK);
+    assert_int_equal(request_circuit_id_check(longid, &err), CUZK_ERR_ARG);
+    longid[REQUEST_CIRCUIT_ID_MAX] = '\0';
+    assert_int_equal(request_circuit_id_check(longid, &err), CUZK_OK);
     daemon_request_t req = req_snarkjs(NULL);
     req.circuit_id = NULL;
     assert_int_equal(daemon_submit(r->d, &id, &ex, &req, &err), CUZK_ERR_ARG);
@@ -873,7 +874,7 @@ static void test_preload_evict(void **state)
     cuzk_error_t err = {0};
     assert_int_equal(daemon_key_info(r->d, &info, "bp", &err), CUZK_OK);
     assert_int_equal(info.state, DAEMON_KEY_ON_DISK);
-    assert_int_equal(info.format, DAEMON_KEY_BELLPERSON);
+    assert_int_equal(info.format, GROTH16_BELLPERSON);
     uint64_t bytes = info.bytes;
     assert_true(bytes > 0);
     int already = -1;

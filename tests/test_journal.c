@@ -31,6 +31,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/journal.h"
+#include "cuzk/request.h"
 
 static char tmpdir[64];
 
@@ -362,7 +363,7 @@ static void test_round_trip(void **state)
     /* Spec errors: nothing is recorded. */
     uint64_t c[JOURNAL_STATE_COUNT];
     uint64_t before = count_all(j, c);
-    char long_circ[JOURNAL_CIRCUIT_ID_MAX + 2], long_req[JOURNAL_REQUEST_ID_MAX + 2];
+    char long_circ[REQUEST_CIRCUIT_ID_MAX + 2], long_req[REQUEST_ID_MAX + 2];
     memset(long_circ, 'c', sizeof long_circ - 1);
     long_circ[sizeof long_circ - 1] = '\0';
     memset(long_req, 'r', sizeof long_req - 1);
@@ -374,7 +375,7 @@ static void test_round_trip(void **state)
         const char *want;
     } bad[] = {
         {0, "bad kind -1"},        {1, "bad kind 6"},        {2, "bad priority 4"},
-        {3, "circuit id empty"},   {4, "circuit id"},        {5, "request id over"},
+        {3, "circuit_id is empty"}, {4, "circuit_id is longer"}, {5, "request_id is longer"},
         {6, "0 inputs"},           {7, "3 inputs (1.."},     {8, "both a reference and data"},
         {9, "an empty reference"}, {10, "input 0: no data"},
     };

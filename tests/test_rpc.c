@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/request.h"
 #include "cuzk/rpc.h"
 
 /* ---- the fake daemon ---- */
@@ -1335,27 +1336,27 @@ static void test_tls(void **state)
 static void test_validate_circuit_id(void **state)
 {
     (void)state;
-    char longest[RPC_CIRCUIT_ID_MAX + 2];
+    char longest[REQUEST_CIRCUIT_ID_MAX + 2];
     memset(longest, 'a', sizeof longest);
-    longest[RPC_CIRCUIT_ID_MAX] = '\0';
-    static const char *const ok[] = {"a", "porep-32g", "multiplier_2.v1", "A.b-C_d.9", "x.."};
+    longest[REQUEST_CIRCUIT_ID_MAX] = '\0';
+    static const char *const ok[] = {"a", "porep-32g", "multiplier_2.v1", "A.b-C_d.9", "x.y.z"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        assert_int_equal(rpc_validate_circuit_id(ok[i], NULL), CUZK_OK);
-    assert_int_equal(rpc_validate_circuit_id(longest, NULL), CUZK_OK);
-    longest[RPC_CIRCUIT_ID_MAX] = 'a';
-    longest[RPC_CIRCUIT_ID_MAX + 1] = '\0';
+        assert_int_equal(request_circuit_id_check(ok[i], NULL), CUZK_OK);
+    assert_int_equal(request_circuit_id_check(longest, NULL), CUZK_OK);
+    longest[REQUEST_CIRCUIT_ID_MAX] = 'a';
+    longest[REQUEST_CIRCUIT_ID_MAX + 1] = '\0';
     cuzk_error_t err = {CUZK_OK, ""};
-    assert_int_equal(rpc_validate_circuit_id(longest, &err), CUZK_ERR_ARG);
+    assert_int_equal(request_circuit_id_check(longest, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "longer"));
     static const char *const bad[] = {"",      ".",    "..",    ".hidden", "../etc/passwd", "a/b",
                                       "a\\b",  "/abs", "a b",   "a:b",     "caf\xc3\xa9",   "a\n",
-                                      "~user", "x*",   "%2e%2e"};
+                                      "~user", "x*",   "%2e%2e", "x..",   "a..b"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err.code = CUZK_OK;
-        assert_int_equal(rpc_validate_circuit_id(bad[i], &err), CUZK_ERR_ARG);
+        assert_int_equal(request_circuit_id_check(bad[i], &err), CUZK_ERR_ARG);
         assert_int_equal(err.code, CUZK_ERR_ARG);
     }
-    assert_int_equal(rpc_validate_circuit_id(NULL, NULL), CUZK_ERR_ARG);
+    assert_int_equal(request_circuit_id_check(NULL, NULL), CUZK_ERR_ARG);
 }
 
 static void test_validate_submit(void **state)
@@ -1403,13 +1404,13 @@ static void test_validate_submit(void **state)
     assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_ERR_ARG);
     r.circuit_id = "multiplier";
 
-    char rid[RPC_REQUEST_ID_MAX + 2];
+    char rid[REQUEST_ID_MAX + 2];
     memset(rid, 'r', sizeof rid);
-    rid[RPC_REQUEST_ID_MAX] = '\0';
+    rid[REQUEST_ID_MAX] = '\0';
     r.request_id = rid;
     assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_OK);
-    rid[RPC_REQUEST_ID_MAX] = 'r';
-    rid[RPC_REQUEST_ID_MAX + 1] = '\0';
+    rid[REQUEST_ID_MAX] = 'r';
+    rid[REQUEST_ID_MAX + 1] = '\0';
     assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_ERR_ARG);
     r.request_id = "line\nbreak";
     assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_ERR_ARG);

@@ -17,13 +17,33 @@
 extern "C" {
 #endif
 
-/* The MSM results of one proof, and what each stage took (seconds). */
+/* The parts of one proof on a device, in the order they run. The one
+ * record of stage times: the backend fills it, the prover, the engine
+ * (its events ENGINE_STAGE_LOAD + part) and the daemon pass it on whole. */
+typedef enum prove_part {
+    PROVE_LOAD = 0,   /* key and circuit made resident (first proof with them) */
+    PROVE_UPLOAD = 1, /* witness to the device (0 on the CPU) */
+    PROVE_H = 2,      /* the H scalars: SpMV, NTTs, pointwise */
+    PROVE_MSM_A = 3,
+    PROVE_MSM_B = 4, /* B in G2 and, when asked for, in G1 */
+    PROVE_MSM_L = 5,
+    PROVE_MSM_H = 6,
+    PROVE_PART_COUNT = 7
+} prove_part;
+
+/* Seconds per part. */
+typedef struct prove_times {
+    double s[PROVE_PART_COUNT];
+} prove_times_t;
+
+/* "load", "upload", "h", "msm_a", "msm_b", "msm_l", "msm_h"; "invalid". */
+const char *prove_part_str(int part);
+
+/* The MSM results of one proof, and what each part took. */
 typedef struct groth16_msms {
     g1_jac_t a, b1, l, h; /* b1 is infinity when not asked for */
     g2_jac_t b2;
-    double t_load;   /* key and circuit made resident (first proof with them) */
-    double t_upload; /* witness to the device (0 on the CPU) */
-    double t_h, t_a, t_b, t_l, t_hm;
+    prove_times_t t;
 } groth16_msms_t;
 
 /* What a backend computes; the prover never knows which one runs. */

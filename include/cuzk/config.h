@@ -52,6 +52,7 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/request.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -65,7 +66,7 @@ extern "C" {
 #define CONFIG_MAX_GPUS ENGINE_MAX_DEVICES
 #define CONFIG_GPU_ORDINAL_MAX 255
 #define CONFIG_MAX_PRELOAD 64
-#define CONFIG_ID_MAX 128 /* a circuit id, NUL included: [A-Za-z0-9._-]+ */
+#define CONFIG_ID_MAX (REQUEST_CIRCUIT_ID_MAX + 1) /* a circuit id, NUL included (request.h) */
 
 typedef enum config_log_level {
     CONFIG_LOG_ERROR = 0,

@@ -61,13 +61,13 @@
 #include "cuzk/config.h"
 #include "cuzk/engine.h"
 #include "cuzk/priority.h"
+#include "cuzk/request.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define DAEMON_CIRCUIT_ID_MAX 128     /* characters of a circuit id (rpc.h's bound) */
 #define DAEMON_RECENT_MAX 64          /* finished jobs kept for status and their stage times */
 #define DAEMON_BUSY_WINDOW_S 60       /* cuzk_gpu_busy_ratio's sliding window */
 #define DAEMON_EXPIRE_PERIOD_MS 60000 /* journal_expire at most this far apart */
@@ -176,7 +176,7 @@ typedef struct daemon_result {
     engine_kind kind;
     engine_job_state state; /* DONE, FAILED or CANCELLED */
     cuzk_error_t error;     /* code CUZK_OK unless FAILED or CANCELLED */
-    char circuit_id[DAEMON_CIRCUIT_ID_MAX + 1];
+    char circuit_id[REQUEST_CIRCUIT_ID_MAX + 1];
     uint8_t *proof; /* DONE: see the file comment; else NULL */
     size_t proof_len;
     uint8_t *public_signals;
@@ -221,7 +221,7 @@ typedef struct daemon_job_info {
     engine_kind kind;
     cuzk_priority priority;
     engine_job_state state;
-    char circuit_id[DAEMON_CIRCUIT_ID_MAX + 1];
+    char circuit_id[REQUEST_CIRCUIT_ID_MAX + 1];
     size_t n_partitions;
     size_t partitions_done; /* proved so far (unfinished jobs) */
     /* Unfinished jobs accepted before it with a priority at least its own
@@ -237,11 +237,6 @@ cuzk_status daemon_job_info(daemon_t *d, daemon_job_info_t *out, uint64_t job_id
 
 /* ---- circuit registry ---- */
 
-typedef enum daemon_key_format {
-    DAEMON_KEY_SNARKJS = 0,    /* <id>.zkey */
-    DAEMON_KEY_BELLPERSON = 1, /* <id>.params + <id>.ccs */
-} daemon_key_format;
-
 typedef enum daemon_key_state {
     DAEMON_KEY_ON_DISK = 0, /* known from srs.dir, not loaded */
     DAEMON_KEY_LOADING = 1,
@@ -249,12 +244,11 @@ typedef enum daemon_key_state {
 } daemon_key_state;
 
 /* "snarkjs", "bellperson"; "on_disk", "loading", "loaded"; "invalid". */
-const char *daemon_key_format_str(int format);
 const char *daemon_key_state_str(int state);
 
 typedef struct daemon_key_info {
-    char circuit_id[DAEMON_CIRCUIT_ID_MAX + 1];
-    daemon_key_format format;
+    char circuit_id[REQUEST_CIRCUIT_ID_MAX + 1];
+    groth16_convention format;
     daemon_key_state state;
     uint64_t bytes;        /* the key's files together (what a load maps and reads) */
     uint64_t loaded_bytes; /* of them done: 0 -> bytes, file by file */
@@ -271,10 +265,6 @@ typedef struct daemon_key_info {
     uint64_t device_load_ms[ENGINE_MAX_DEVICES];
     uint64_t device_loaded_bytes, device_bytes;
 } daemon_key_info_t;
-
-/* Checks a circuit id (the rule in daemon_request_t). CUZK_OK or
- * CUZK_ERR_ARG saying what is wrong. Reentrant. */
-cuzk_status daemon_circuit_id_check(const char *id, cuzk_error_t *err);
 
 /* Loads circuit_id when not loaded yet, then makes it resident on every
  * device that has room (a device without room streams it later: not an

@@ -153,6 +153,10 @@ typedef enum engine_stage {
     ENGINE_STAGE_MSM_H = 10,
 } engine_stage;
 #define ENGINE_STAGE_COUNT 11
+/* The prove's parts are stages LOAD .. MSM_H, in backend.h's order. */
+_Static_assert(ENGINE_STAGE_MSM_H - ENGINE_STAGE_LOAD + 1 == PROVE_PART_COUNT &&
+                   ENGINE_STAGE_COUNT == ENGINE_STAGE_MSM_H + 1,
+               "engine stages LOAD..MSM_H are backend.h's prove parts");
 
 /* "witness", "admit", "prove", "verify", "load", "upload", "h", "msm_a",
  * "msm_b", "msm_l", "msm_h"; "invalid" otherwise. Never NULL. */
@@ -399,8 +403,7 @@ typedef struct engine_part_timing {
     int device;          /* where it was proved; -1: never */
     unsigned attempts;   /* device attempts made */
     int streamed;        /* 1 when the key was not resident for it */
-    /* the prove's parts (seconds, the backend's timers; see ENGINE_STAGE_LOAD) */
-    double load_s, upload_s, h_s, msm_a_s, msm_b_s, msm_l_s, msm_h_s;
+    prove_times_t parts; /* the prove's parts (the backend's timers; ENGINE_STAGE_LOAD + part) */
 } engine_part_timing_t;
 
 typedef struct engine_result {

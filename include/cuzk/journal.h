@@ -53,6 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/request.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -62,8 +63,6 @@ extern "C" {
 #define JOURNAL_SCHEMA_VERSION 1
 #define JOURNAL_APPLICATION_ID 0x637a6b6a /* PRAGMA application_id: "czkj" */
 #define JOURNAL_BUSY_TIMEOUT_MS 5000
-#define JOURNAL_REQUEST_ID_MAX 127 /* bytes, as engine_job_spec_t.request_id */
-#define JOURNAL_CIRCUIT_ID_MAX 255
 #define JOURNAL_INPUTS_MAX 65536
 #define JOURNAL_STATE_COUNT 5 /* engine_job_state: QUEUED .. CANCELLED */
 
@@ -79,10 +78,10 @@ typedef struct journal_input {
 } journal_input_t;
 
 typedef struct journal_spec {
-    const char *request_id; /* optional (NULL or ""): at most JOURNAL_REQUEST_ID_MAX bytes */
+    const char *request_id; /* optional (NULL or ""): request_id_check (request.h) */
     int kind;               /* engine_kind, 0 .. ENGINE_KIND_COUNT - 1 */
     int priority;           /* cuzk_priority, 0 .. CUZK_PRIO_COUNT - 1 */
-    const char *circuit_id; /* non-empty, at most JOURNAL_CIRCUIT_ID_MAX bytes */
+    const char *circuit_id; /* request_circuit_id_check (request.h) */
     const journal_input_t *inputs;
     size_t n_inputs; /* 1 .. JOURNAL_INPUTS_MAX */
 } journal_spec_t;

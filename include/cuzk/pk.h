@@ -20,8 +20,13 @@
 extern "C" {
 #endif
 
-/* The two key conventions of ../shared/DESIGN.md §4. */
+/* The key kind: the two conventions of ../shared/DESIGN.md §4, the one
+ * enum every layer uses for snarkjs vs bellperson (the daemon's registry
+ * files: <id>.zkey for SNARKJS, <id>.params + <id>.ccs for BELLPERSON). */
 typedef enum groth16_convention { GROTH16_SNARKJS = 0, GROTH16_BELLPERSON = 1 } groth16_convention;
+
+/* "snarkjs", "bellperson", or "invalid". */
+const char *groth16_convention_str(int conv);
 
 typedef struct groth16_query {
     msm_bases_t bases;

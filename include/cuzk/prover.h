@@ -35,9 +35,11 @@ extern "C" {
 typedef struct groth16_prove_opts {
     int threads;   /* <= 0: all CPUs */
     int no_verify; /* skip the check before returning (benchmarks only) */
-    /* Per-stage wall times in seconds, filled when non-NULL. */
+    /* Per-stage wall times in seconds, filled when non-NULL: the device's
+     * parts (backend.h), then the check and the whole call. */
     struct groth16_timings {
-        double load, upload, h, msm_a, msm_b, msm_l, msm_h, verify, total;
+        prove_times_t parts;
+        double verify, total;
     } *timings;
 } groth16_prove_opts_t;
 

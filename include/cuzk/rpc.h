@@ -66,6 +66,7 @@
 
 #include <grpc/status.h>
 
+#include "cuzk/request.h"
 #include "cuzk/status.h"
 #include "cuzk/v1/proving.pb-c.h"
 
@@ -315,9 +316,6 @@ cuzk_status rpc_evict_srs(rpc_client_t *cl, Cuzk__V1__EvictSrsResponse **resp,
 
 /* ---- validation of what clients send ---- */
 
-#define RPC_CIRCUIT_ID_MAX 128
-#define RPC_REQUEST_ID_MAX 127 /* engine_job_spec_t.request_id's bound */
-
 typedef struct rpc_limits {
     size_t max_partitions;    /* witnesses in one request (>= 1) */
     size_t max_witness_bytes; /* one witness */
@@ -327,18 +325,11 @@ typedef struct rpc_limits {
 /* Defaults: 64 partitions, 1 GiB per witness, RPC_MAX_MESSAGE_DEFAULT in all. */
 void rpc_limits_default(rpc_limits_t *limits);
 
-/* A key name clients may use: 1..RPC_CIRCUIT_ID_MAX characters of
- * [A-Za-z0-9._-], not starting with '.', so that it never names a hidden
- * file, "." or "..", or anything outside one directory.
- * Returns CUZK_OK or CUZK_ERR_ARG (the message says what is wrong). */
-cuzk_status rpc_validate_circuit_id(const char *id, cuzk_error_t *err);
-
 /* The checks a daemon makes before a SubmitProofRequest (or a ProveRequest's
  * submit) reaches the engine:
- *  - request_id: at most RPC_REQUEST_ID_MAX bytes, printable ASCII
- *    (0x20..0x7e: it is logged and journaled);
+ *  - request_id: request_id_check (request.h);
  *  - priority: one of the enum's values (UNSPECIFIED: the daemon's default);
- *  - proof_kind GROTH16_CIRCUIT: circuit_id valid (above), 1..max_partitions
+ *  - proof_kind GROTH16_CIRCUIT: circuit_id valid (request_circuit_id_check), 1..max_partitions
  *    witnesses, each 1..max_witness_bytes, all of them (with any vanilla
  *    proofs) at most max_total_bytes. Whether the key takes that many
  *    partitions (a snarkjs key takes exactly one) is the engine's check;

@@ -51,6 +51,18 @@ const char *cuzk_status_str(cuzk_status s);
 cuzk_status cuzk_error_set(cuzk_error_t *err, cuzk_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Invariants inside a layer (never argument checks: those return a status
+ * at the API edge). Debug builds (CUZK_DEBUG, the sanitizer build) check
+ * them and abort with the expression and its place, so a broken invariant
+ * stops the tests at its cause; release builds compile them out (the
+ * expression is still type-checked, never evaluated). */
+#ifdef CUZK_DEBUG
+#define CUZK_ASSERT(cond) ((cond) ? (void)0 : cuzk_assert_fail(#cond, __FILE__, __LINE__))
+#else
+#define CUZK_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+void cuzk_assert_fail(const char *expr, const char *file, int line) __attribute__((noreturn));
+
 #ifdef __cplusplus
 }
 #endif

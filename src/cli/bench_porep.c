@@ -100,12 +100,12 @@ static void add_timings(porep_out_t *o, const engine_result_t *r)
         o->witness += (double)t->witness_ns * 1e-6;
         o->admit += (double)t->admit_ns * 1e-6;
         o->prove += (double)t->prove_ns * 1e-6;
-        o->upload += t->upload_s * 1e3;
-        o->h += t->h_s * 1e3;
-        o->msm_a += t->msm_a_s * 1e3;
-        o->msm_b += t->msm_b_s * 1e3;
-        o->msm_l += t->msm_l_s * 1e3;
-        o->msm_h += t->msm_h_s * 1e3;
+        o->upload += t->parts.s[PROVE_UPLOAD] * 1e3;
+        o->h += t->parts.s[PROVE_H] * 1e3;
+        o->msm_a += t->parts.s[PROVE_MSM_A] * 1e3;
+        o->msm_b += t->parts.s[PROVE_MSM_B] * 1e3;
+        o->msm_l += t->parts.s[PROVE_MSM_L] * 1e3;
+        o->msm_h += t->parts.s[PROVE_MSM_H] * 1e3;
         o->streamed += t->streamed;
     }
     o->verify_ms += (double)r->verify_ns * 1e-6;

@@ -70,7 +70,7 @@ static int bench_one(const bench_setup_t *B, const char *device, size_t budget)
             times[k] = tm.total;
             tms[k] = tm;
         } else {
-            t_load = tm.load;
+            t_load = tm.parts.s[PROVE_LOAD];
         }
     }
     if (B->ref) {
@@ -94,19 +94,21 @@ static int bench_one(const bench_setup_t *B, const char *device, size_t budget)
         if (times[k] == med)
             mi = k;
     const struct groth16_timings *t = &tms[mi];
+#define P(part) t->parts.s[PROVE_##part]
     const char *fmt = B->conv == GROTH16_SNARKJS ? "zkey" : "bellperson";
     printf("{\"bench\":\"prove\",\"device\":\"%s\",\"format\":\"%s\",\"log\":%u,\"vars\":%u,"
            "\"repeats\":%d,\"vram_budget\":%zu,\"key_load_s\":%.3f,\"s_median\":%.4f,"
            "\"s_min\":%.4f,\"s_max\":%.4f,\"upload\":%.4f,\"h\":%.4f,\"msm_a\":%.4f,"
            "\"msm_b\":%.4f,\"msm_l\":%.4f,\"msm_h\":%.4f,\"verify\":%.4f,\"checked\":%s}\n",
            be.be->name, fmt, B->log_m, B->c->n_vars, B->repeats, budget, t_load, med, sorted[0],
-           sorted[B->repeats - 1], t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h,
+           sorted[B->repeats - 1], P(UPLOAD), P(H), P(MSM_A), P(MSM_B), P(MSM_L), P(MSM_H),
            t->verify, B->ref ? "true" : "false");
     printf("\nprove 2^%u (%s, %s, budget %s%zu MiB): key to device %.3f s once; median %.4f s "
            "over %d runs\n"
            "  upload %.4f  H %.4f  MSM A %.4f  B %.4f  L %.4f  H %.4f  verify %.4f  (s)\n",
            B->log_m, fmt, be.be->name, budget ? "" : "free ", budget >> 20, t_load, med, B->repeats,
-           t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify);
+           P(UPLOAD), P(H), P(MSM_A), P(MSM_B), P(MSM_L), P(MSM_H), t->verify);
+#undef P
     fflush(stdout);
     rc = 0;
 out:

@@ -18,6 +18,7 @@
 #include "cli_util.h"
 #include "client_json.h"
 #include "client_util.h"
+#include "cuzk/request.h"
 
 /* ---- small helpers ---- */
 
@@ -449,7 +450,7 @@ int cmd_preload(int argc, char **argv)
     if (!id)
         return CLI_USAGE;
     cuzk_error_t err = {0};
-    if (rpc_validate_circuit_id(id, &err) != CUZK_OK)
+    if (request_circuit_id_check(id, &err) != CUZK_OK)
         return cli_fail("preload", id, &err);
     rpc_client_t *cl = NULL;
     if (client_connect(&cl, &c, &err) != CUZK_OK)
@@ -484,7 +485,7 @@ int cmd_evict(int argc, char **argv)
     if (!id)
         return CLI_USAGE;
     cuzk_error_t err = {0};
-    if (rpc_validate_circuit_id(id, &err) != CUZK_OK)
+    if (request_circuit_id_check(id, &err) != CUZK_OK)
         return cli_fail("evict", id, &err);
     rpc_client_t *cl = NULL;
     if (client_connect(&cl, &c, &err) != CUZK_OK)

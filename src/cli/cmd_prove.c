@@ -113,8 +113,9 @@ static void print_timings(const struct groth16_timings *t, const char *label, co
     fprintf(stderr,
             "cuzk prove %s(%s): key to device %.3f s, upload %.3f s, H %.3f s, MSM A %.3f s, "
             "B %.3f s, L %.3f s, H %.3f s, verify %.3f s, total %.3f s\n",
-            label, dev, t->load, t->upload, t->h, t->msm_a, t->msm_b, t->msm_l, t->msm_h, t->verify,
-            t->total);
+            label, dev, t->parts.s[PROVE_LOAD], t->parts.s[PROVE_UPLOAD], t->parts.s[PROVE_H],
+            t->parts.s[PROVE_MSM_A], t->parts.s[PROVE_MSM_B], t->parts.s[PROVE_MSM_L],
+            t->parts.s[PROVE_MSM_H], t->verify, t->total);
 }
 
 static int prove_zkey(prove_args_t *a)

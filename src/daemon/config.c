@@ -10,6 +10,7 @@
  *  3. the appliers that check a tval_t against a row and store it.
  * No global mutable state: every parse owns its parser_t. */
 #include "cuzk/config.h"
+#include "cuzk/request.h"
 #include "daemon/config_internal.h"
 
 #include <errno.h>
@@ -524,15 +525,9 @@ static int check_listen(const char *s, char *why, size_t wn)
 
 static int check_circuit_id(const char *s, char *why, size_t wn)
 {
-    size_t n = strlen(s);
-    if (n == 0)
-        return toml_fail(why, wn, "empty circuit id");
-    if (n >= CONFIG_ID_MAX)
-        return toml_fail(why, wn, "circuit id longer than %d bytes", CONFIG_ID_MAX - 1);
-    for (size_t i = 0; i < n; i++)
-        if (!toml_is_bare((unsigned char)s[i]) && s[i] != '.')
-            return toml_fail(why, wn, "circuit id \"%.60s\" has a character outside [A-Za-z0-9._-]",
-                             s);
+    cuzk_error_t e;
+    if (request_circuit_id_check(s, &e) != CUZK_OK)
+        return toml_fail(why, wn, "%s", e.msg);
     return 0;
 }
 

@@ -98,6 +98,7 @@ void dmn_on_done(void *ctx, const engine_done_t *done)
     daemon_t *d = ctx;
     dmn_job_t *j = done->user;
     pthread_mutex_lock(&d->mu);
+    CUZK_ASSERT(j && !j->settled); /* every daemon job carries itself, and ends once */
     if (j) {
         j->settled = 1;
         dmn_kick_locked(d);

@@ -31,6 +31,7 @@
 #include "cuzk/http.h"
 #include "cuzk/journal.h"
 #include "cuzk/metrics.h"
+#include "cuzk/request.h"
 
 /* How often the completion thread retries a job's journal_finish that
  * failed (job ends themselves wake it: the engine's on_done). */
@@ -58,8 +59,8 @@ void dmn_map_free(dmn_map_t *m);
 /* ---- the registry (daemon_registry.c) ---- */
 
 typedef struct dmn_key {
-    char id[DAEMON_CIRCUIT_ID_MAX + 1];
-    daemon_key_format format;
+    char id[REQUEST_CIRCUIT_ID_MAX + 1];
+    groth16_convention format;
     daemon_key_state state; /* LOADING or LOADED (ON_DISK keys have no entry) */
     uint64_t bytes, loaded_bytes, load_ms;
     uint64_t last_used_ns;
@@ -88,7 +89,7 @@ cuzk_status dmn_registry_init(dmn_registry_t *r, engine_t *e, const cuzk_config_
  * registry's references are not released, only its entries freed. */
 void dmn_registry_fini(dmn_registry_t *r, int engine_gone);
 /* Whether id names a key (loaded, or its files in the directory). */
-cuzk_status dmn_registry_check(dmn_registry_t *r, daemon_key_format *format, const char *id,
+cuzk_status dmn_registry_check(dmn_registry_t *r, groth16_convention *format, const char *id,
                                cuzk_error_t *err);
 /* The loaded key for id, loading it when needed (*waited_ms: the time this
  * call spent loading or waiting for a load; optional). Holds a use until
@@ -109,7 +110,7 @@ typedef struct dmn_done {
     engine_kind kind;
     engine_job_state state;
     cuzk_error_t error;
-    char circuit[DAEMON_CIRCUIT_ID_MAX + 1];
+    char circuit[REQUEST_CIRCUIT_ID_MAX + 1];
     daemon_times_t times;
     engine_part_timing_t *parts;
     size_t n_parts;
@@ -124,7 +125,7 @@ typedef struct dmn_job {
     engine_job_id_t eid; /* 0: not in the engine (yet) */
     engine_kind kind;
     cuzk_priority prio;
-    char circuit[DAEMON_CIRCUIT_ID_MAX + 1];
+    char circuit[REQUEST_CIRCUIT_ID_MAX + 1];
     size_t n_partitions;
     engine_job_state state;             /* QUEUED or RUNNING */
     int cancel_requested;               /* daemon_cancel before the engine had it */

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cuzk/bellperson.h"
+#include "cuzk/request.h"
 #include "cuzk/snarkjs_json.h"
 #include "daemon/daemon_internal.h"
 #include "util/sync.h"
@@ -345,7 +346,7 @@ void dmn_job_collect(daemon_t *d, dmn_job_t *j, engine_result_t *res)
         for (size_t i = 0; i < r->n_parts; i++) {
             r->times.synthesis_ms += r->parts[i].witness_ns / 1000000u;
             r->times.gpu_compute_ms += r->parts[i].prove_ns / 1000000u;
-            load_s += r->parts[i].load_s;
+            load_s += r->parts[i].parts.s[PROVE_LOAD];
         }
         r->times.srs_load_ms += (uint64_t)(load_s * 1000.0);
         r->times.verify_ms = res->verify_ns / 1000000u;
@@ -369,15 +370,9 @@ void dmn_job_collect(daemon_t *d, dmn_job_t *j, engine_result_t *res)
 static cuzk_status request_check(engine_kind *kind, daemon_t *d, const daemon_request_t *req,
                                  cuzk_error_t *err)
 {
-    const char *rid = req->request_id;
-    if (rid && strlen(rid) > JOURNAL_REQUEST_ID_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "request id: longer than %d bytes",
-                              JOURNAL_REQUEST_ID_MAX);
-    for (const char *p = rid; p && *p; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-            return cuzk_error_set(err, CUZK_ERR_ARG,
-                                  "request id: byte 0x%02x is not printable ASCII",
-                                  (unsigned char)*p);
+    cuzk_status rst = request_id_check(req->request_id, err);
+    if (rst != CUZK_OK)
+        return rst;
     if ((int)req->priority < 0 || (int)req->priority >= CUZK_PRIO_COUNT)
         return cuzk_error_set(err, CUZK_ERR_ARG, "priority %d is not a priority",
                               (int)req->priority);
@@ -396,19 +391,19 @@ static cuzk_status request_check(engine_kind *kind, daemon_t *d, const daemon_re
     if (!from_key && !is_groth16(req->kind)) {
         /* a Filecoin kind: the engine refuses it once it is journaled */
         if (req->circuit_id && req->circuit_id[0])
-            return daemon_circuit_id_check(req->circuit_id, err);
+            return request_circuit_id_check(req->circuit_id, err);
         return CUZK_OK;
     }
-    daemon_key_format format;
+    groth16_convention format;
     cuzk_status st = dmn_registry_check(&d->reg, &format, req->circuit_id, err);
     if (st != CUZK_OK)
         return st;
-    engine_kind want = format == DAEMON_KEY_SNARKJS ? ENGINE_KIND_SNARKJS : ENGINE_KIND_BELLPERSON;
+    engine_kind want = format == GROTH16_SNARKJS ? ENGINE_KIND_SNARKJS : ENGINE_KIND_BELLPERSON;
     if (from_key)
         *kind = want;
     else if (req->kind != want)
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit '%s' is a %s key, not %s",
-                              req->circuit_id, daemon_key_format_str(format),
+                              req->circuit_id, groth16_convention_str(format),
                               engine_kind_str(req->kind));
     if (*kind == ENGINE_KIND_SNARKJS && req->n_witnesses != 1)
         return cuzk_error_set(err, CUZK_ERR_ARG,

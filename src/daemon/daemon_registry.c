@@ -19,14 +19,8 @@
 
 #include "cuzk/ccs.h"
 #include "cuzk/key_load.h"
+#include "cuzk/request.h"
 #include "daemon/daemon_internal.h"
-
-const char *daemon_key_format_str(int format)
-{
-    return format == DAEMON_KEY_SNARKJS      ? "snarkjs"
-           : format == DAEMON_KEY_BELLPERSON ? "bellperson"
-                                             : "invalid";
-}
 
 const char *daemon_key_state_str(int state)
 {
@@ -34,35 +28,10 @@ const char *daemon_key_state_str(int state)
     return state >= 0 && state <= DAEMON_KEY_LOADED ? names[state] : "invalid";
 }
 
-cuzk_status daemon_circuit_id_check(const char *id, cuzk_error_t *err)
-{
-    if (!id || !id[0])
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit id: missing");
-    size_t n = strnlen(id, DAEMON_CIRCUIT_ID_MAX + 1);
-    if (n > DAEMON_CIRCUIT_ID_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit id: longer than %d characters",
-                              DAEMON_CIRCUIT_ID_MAX);
-    if (id[0] == '.')
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit id '%s': starts with '.'", id);
-    if (strstr(id, ".."))
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit id '%s': contains '..'", id);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)id[i];
-        int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                 c == '.' || c == '_' || c == '-';
-        if (!ok)
-            return cuzk_error_set(err, CUZK_ERR_ARG,
-                                  "circuit id: character 0x%02x at %zu is not one of "
-                                  "[A-Za-z0-9._-]",
-                                  c, i);
-    }
-    return CUZK_OK;
-}
-
 /* ---- files ---- */
 
 typedef struct key_files {
-    daemon_key_format format;
+    groth16_convention format;
     char path[2][CONFIG_PATH_MAX]; /* .zkey; or .params and .ccs */
     uint64_t size[2];
     unsigned n;
@@ -100,7 +69,7 @@ static cuzk_status key_locate(key_files_t *f, const dmn_registry_t *r, const cha
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit '%s': path too long", id);
     if (regular_file(f->path[1], &f->size[0])) {
         memmove(f->path[0], f->path[1], sizeof f->path[0]);
-        f->format = DAEMON_KEY_SNARKJS;
+        f->format = GROTH16_SNARKJS;
         f->n = 1;
         f->bytes = f->size[0];
         return CUZK_OK;
@@ -109,7 +78,7 @@ static cuzk_status key_locate(key_files_t *f, const dmn_registry_t *r, const cha
     make_path(f->path[1], r, id, ".ccs");
     int have_ccs = regular_file(f->path[1], &f->size[1]);
     if (have_params && have_ccs) {
-        f->format = DAEMON_KEY_BELLPERSON;
+        f->format = GROTH16_BELLPERSON;
         f->n = 2;
         f->bytes = f->size[0] + f->size[1];
         return CUZK_OK;
@@ -125,7 +94,7 @@ static cuzk_status key_locate(key_files_t *f, const dmn_registry_t *r, const cha
 /* ---- loading ---- */
 
 typedef struct dmn_loaded {
-    daemon_key_format format;
+    groth16_convention format;
     zkey_t z;
     bellperson_params_t p;
     circuit_t c;
@@ -167,7 +136,7 @@ static cuzk_status key_load(dmn_registry_t *r, dmn_key_t *k, const key_files_t *
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit '%s': no memory", k->id);
     l->format = f->format;
     engine_key_spec_t spec = {.name = k->id, .pk = &l->pk, .circuit = &l->c};
-    if (f->format == DAEMON_KEY_SNARKJS) {
+    if (f->format == GROTH16_SNARKJS) {
         st = zkey_open(&l->z, f->path[0], ZKEY_CHECK_HEADER, r->threads, &e);
         if (st == CUZK_OK) {
             set_progress(r, k, f->size[0]);
@@ -299,10 +268,10 @@ void dmn_registry_fini(dmn_registry_t *r, int engine_gone)
     pthread_mutex_destroy(&r->mu);
 }
 
-cuzk_status dmn_registry_check(dmn_registry_t *r, daemon_key_format *format, const char *id,
+cuzk_status dmn_registry_check(dmn_registry_t *r, groth16_convention *format, const char *id,
                                cuzk_error_t *err)
 {
-    cuzk_status st = daemon_circuit_id_check(id, err);
+    cuzk_status st = request_circuit_id_check(id, err);
     if (st != CUZK_OK)
         return st;
     pthread_mutex_lock(&r->mu);
@@ -324,7 +293,7 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
     *out = NULL;
     if (waited_ms)
         *waited_ms = 0;
-    cuzk_status st = daemon_circuit_id_check(id, err);
+    cuzk_status st = request_circuit_id_check(id, err);
     if (st != CUZK_OK)
         return st;
     uint64_t t0 = ledger_clock_ns();
@@ -454,7 +423,7 @@ cuzk_status daemon_key_info(daemon_t *d, daemon_key_info_t *out, const char *cir
         memset(out, 0, sizeof *out);
     if (!d || !out)
         return cuzk_error_set(err, CUZK_ERR_ARG, "daemon_key_info: NULL argument");
-    cuzk_status st = daemon_circuit_id_check(circuit_id, err);
+    cuzk_status st = request_circuit_id_check(circuit_id, err);
     if (st != CUZK_OK)
         return st;
     dmn_registry_t *r = &d->reg;
@@ -496,7 +465,7 @@ cuzk_status daemon_preload(daemon_t *d, daemon_key_info_t *info, int *already_lo
         *already_loaded = 0;
     if (!d)
         return cuzk_error_set(err, CUZK_ERR_ARG, "daemon_preload: NULL argument");
-    cuzk_status st = daemon_circuit_id_check(circuit_id, err);
+    cuzk_status st = request_circuit_id_check(circuit_id, err);
     if (st != CUZK_OK)
         return st;
     dmn_registry_t *r = &d->reg;
@@ -535,7 +504,7 @@ cuzk_status daemon_evict(daemon_t *d, int *was_loaded, uint64_t *freed_bytes,
         *freed_bytes = 0;
     if (!d)
         return cuzk_error_set(err, CUZK_ERR_ARG, "daemon_evict: NULL argument");
-    cuzk_status st = daemon_circuit_id_check(circuit_id, err);
+    cuzk_status st = request_circuit_id_check(circuit_id, err);
     if (st != CUZK_OK)
         return st;
     dmn_registry_t *r = &d->reg;

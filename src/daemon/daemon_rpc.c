@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuzk/ledger.h"
+#include "cuzk/request.h"
 
 void daemon_rpc_init(daemon_rpc_t *ctx, daemon_t *d, const cuzk_config_t *cfg)
 {
@@ -483,7 +484,7 @@ static void h_metrics(void *vctx, const rpc_call_t *call, const Cuzk__V1__GetMet
 static int bad_circuit(const char *id, rpc_status_t *st)
 {
     cuzk_error_t err = {0};
-    if (daemon_circuit_id_check(id, &err) == CUZK_OK)
+    if (request_circuit_id_check(id, &err) == CUZK_OK)
         return 0;
     rpc_status_set(st, GRPC_STATUS_INVALID_ARGUMENT, "%s", err.msg);
     return 1;

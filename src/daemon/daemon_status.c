@@ -362,7 +362,7 @@ static void json_keys(cJSON *root, daemon_t *d, int *ok)
         if (!o)
             break;
         str(o, "circuit", k->circuit_id, ok);
-        str(o, "format", daemon_key_format_str(k->format), ok);
+        str(o, "format", groth16_convention_str(k->format), ok);
         str(o, "state", daemon_key_state_str(k->state), ok);
         num(o, "bytes", (double)k->bytes, ok);
         num(o, "loaded_bytes", (double)k->loaded_bytes, ok);

@@ -33,6 +33,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/priority.h"
+#include "cuzk/request.h"
 
 _Static_assert(JOURNAL_STATE_COUNT == ENGINE_JOB_CANCELLED + 1, "journal states");
 
@@ -383,13 +384,10 @@ static cuzk_status check_spec(const journal_t *j, const journal_spec_t *s, cuzk_
         return cuzk_error_set(err, CUZK_ERR_ARG, "journal_accept: bad kind %d", s->kind);
     if (s->priority < 0 || s->priority >= CUZK_PRIO_COUNT)
         return cuzk_error_set(err, CUZK_ERR_ARG, "journal_accept: bad priority %d", s->priority);
-    if (!s->circuit_id || !s->circuit_id[0] || strlen(s->circuit_id) > JOURNAL_CIRCUIT_ID_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG,
-                              "journal_accept: circuit id empty or over %d bytes",
-                              JOURNAL_CIRCUIT_ID_MAX);
-    if (s->request_id && strlen(s->request_id) > JOURNAL_REQUEST_ID_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "journal_accept: request id over %d bytes",
-                              JOURNAL_REQUEST_ID_MAX);
+    cuzk_error_t why;
+    if (request_circuit_id_check(s->circuit_id, &why) != CUZK_OK ||
+        request_id_check(s->request_id, &why) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "journal_accept: %s", why.msg);
     if (!s->inputs || s->n_inputs == 0 || s->n_inputs > JOURNAL_INPUTS_MAX)
         return cuzk_error_set(err, CUZK_ERR_ARG, "journal_accept: %zu inputs (1..%d)", s->n_inputs,
                               JOURNAL_INPUTS_MAX);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuzk/request.h"
 #include "cuzk/rpc.h"
 
 void rpc_limits_default(rpc_limits_t *limits)
@@ -11,47 +12,6 @@ void rpc_limits_default(rpc_limits_t *limits)
     limits->max_partitions = 64;
     limits->max_witness_bytes = (size_t)1 << 30;
     limits->max_total_bytes = RPC_MAX_MESSAGE_DEFAULT;
-}
-
-static int id_char(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '_' || c == '-';
-}
-
-cuzk_status rpc_validate_circuit_id(const char *id, cuzk_error_t *err)
-{
-    if (!id || !id[0])
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_id is empty");
-    size_t n = strnlen(id, RPC_CIRCUIT_ID_MAX + 1);
-    if (n > RPC_CIRCUIT_ID_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_id is longer than %d characters",
-                              RPC_CIRCUIT_ID_MAX);
-    /* A leading dot covers ".", ".." and hidden files; with '/' and '\\'
-     * refused below the name can only ever be one entry of one folder. */
-    if (id[0] == '.')
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_id starts with '.'");
-    for (size_t i = 0; i < n; i++)
-        if (!id_char((unsigned char)id[i]))
-            return cuzk_error_set(err, CUZK_ERR_ARG,
-                                  "circuit_id has byte 0x%02x at %zu (allowed: A-Z a-z 0-9 . _ -)",
-                                  (unsigned char)id[i], i);
-    return CUZK_OK;
-}
-
-static cuzk_status check_request_id(const char *id, cuzk_error_t *err)
-{
-    size_t n = strnlen(id, RPC_REQUEST_ID_MAX + 1);
-    if (n > RPC_REQUEST_ID_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "request_id is longer than %d bytes",
-                              RPC_REQUEST_ID_MAX);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)id[i];
-        if (c < 0x20 || c > 0x7e)
-            return cuzk_error_set(err, CUZK_ERR_ARG,
-                                  "request_id has byte 0x%02x at %zu (printable ASCII only)", c, i);
-    }
-    return CUZK_OK;
 }
 
 /* Adds n to *total unless that passes max (no overflow either way). */
@@ -66,7 +26,7 @@ static int add_within(size_t *total, size_t n, size_t max)
 static cuzk_status check_witnesses(const Cuzk__V1__SubmitProofRequest *req, const rpc_limits_t *lim,
                                    cuzk_error_t *err)
 {
-    cuzk_status s = rpc_validate_circuit_id(req->circuit_id, err);
+    cuzk_status s = request_circuit_id_check(req->circuit_id, err);
     if (s != CUZK_OK)
         return s;
     if (req->n_witnesses < 1 || req->n_witnesses > lim->max_partitions)
@@ -102,7 +62,7 @@ cuzk_status rpc_validate_submit(const Cuzk__V1__SubmitProofRequest *req, const r
         return cuzk_error_set(err, CUZK_ERR_ARG, "rpc_validate_submit: not a SubmitProofRequest");
     if (limits->max_partitions < 1)
         return cuzk_error_set(err, CUZK_ERR_ARG, "rpc_validate_submit: max_partitions is 0");
-    cuzk_status s = check_request_id(req->request_id, err);
+    cuzk_status s = request_id_check(req->request_id, err);
     if (s != CUZK_OK)
         return s;
     /* proto3 enums are open: any int32 can arrive on the wire. */

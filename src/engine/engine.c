@@ -226,6 +226,7 @@ void eng_job_settle_maybe(engine_t *e, eng_job_t *j)
     if (!j->final || j->in_flight || j->settled)
         return;
     j->settled = 1;
+    CUZK_ASSERT(e->unsettled > 0);
     j->done_ns = ledger_clock_ns();
     for (size_t i = 0; i < j->n; i++)
         eng_task_free_buffers(&j->tasks[i]);
@@ -234,6 +235,7 @@ void eng_job_settle_maybe(engine_t *e, eng_job_t *j)
         j->proofs = NULL;
     }
     count_final(e, j);
+    CUZK_ASSERT(!e->cfg.on_done || j->note); /* made at submit, taken once */
     if (j->note) { /* delivered by eng_unlock */
         j->note->done = (engine_done_t){j->id, (int)j->state, j->user};
         if (e->notes_last)

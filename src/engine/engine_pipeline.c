@@ -445,12 +445,10 @@ static outcome task_admit(eng_worker_t *wk, eng_task_t *t, ledger_resv_t *resv, 
 static void emit_parts(engine_t *e, eng_task_t *t, int device, const struct groth16_timings *tm,
                        uint64_t t0, uint64_t t1)
 {
-    const double part[] = {tm->load, tm->upload, tm->h, tm->msm_a, tm->msm_b, tm->msm_l, tm->msm_h};
-    double *dst[] = {&t->tm.load_s,  &t->tm.upload_s, &t->tm.h_s,    &t->tm.msm_a_s,
-                     &t->tm.msm_b_s, &t->tm.msm_l_s,  &t->tm.msm_h_s};
+    const double *part = tm->parts.s;
+    t->tm.parts = tm->parts;
     uint64_t at = t0;
-    for (int i = 0; i < 7; i++) {
-        *dst[i] = part[i];
+    for (int i = 0; i < PROVE_PART_COUNT; i++) {
         if (part[i] <= 0)
             continue;
         uint64_t end = at + (uint64_t)(part[i] * 1e9);

@@ -105,24 +105,24 @@ static cuzk_status backend_msms(groth16_msms_t *m, const groth16_pk_t *pk,
     t = now_s();
     if ((st = be->h_scalars(be->ctx, p, c, w, pk->log_m, pk->conv, th, err)) != CUZK_OK)
         goto out;
-    m->t_h = now_s() - t;
+    m->t.s[PROVE_H] = now_s() - t;
     t = now_s();
     st = be->msm_g1(be->ctx, &m->a, &pk->a.bases, q.a, q.n_a, th);
-    m->t_a = now_s() - t;
+    m->t.s[PROVE_MSM_A] = now_s() - t;
     t = now_s();
     if (st == CUZK_OK)
         st = be->msm_g2(be->ctx, &m->b2, &pk->b_g2.bases, q.b, q.n_b, th);
     if (st == CUZK_OK && need_b1)
         st = be->msm_g1(be->ctx, &m->b1, &pk->b_g1.bases, q.b, q.n_b, th);
-    m->t_b = now_s() - t;
+    m->t.s[PROVE_MSM_B] = now_s() - t;
     t = now_s();
     if (st == CUZK_OK)
         st = be->msm_g1(be->ctx, &m->l, &pk->l.bases, q.l, q.n_l, th);
-    m->t_l = now_s() - t;
+    m->t.s[PROVE_MSM_L] = now_s() - t;
     t = now_s();
     if (st == CUZK_OK)
         st = be->msm_g1(be->ctx, &m->h, &pk->h.bases, p, pk->h.n, th);
-    m->t_hm = now_s() - t;
+    m->t.s[PROVE_MSM_H] = now_s() - t;
     if (st != CUZK_OK)
         cuzk_error_set(err, st, "MSM failed: %s", cuzk_status_str(st));
 out:
@@ -210,13 +210,7 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
                                 "circuit (or the key does not match it)");
     }
     if (opts->timings) {
-        opts->timings->load = m.t_load;
-        opts->timings->upload = m.t_upload;
-        opts->timings->h = m.t_h;
-        opts->timings->msm_a = m.t_a;
-        opts->timings->msm_b = m.t_b;
-        opts->timings->msm_l = m.t_l;
-        opts->timings->msm_h = m.t_hm;
+        opts->timings->parts = m.t;
         opts->timings->verify = t_v;
         opts->timings->total = now_s() - t0;
     }

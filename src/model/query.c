@@ -4,6 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *groth16_convention_str(int conv)
+{
+    return conv == GROTH16_SNARKJS      ? "snarkjs"
+           : conv == GROTH16_BELLPERSON ? "bellperson"
+                                        : "invalid";
+}
+
 /* Marks the columns that appear in matrix m (bellperson's density). */
 static uint8_t *density(const circuit_t *c, circuit_matrix m)
 {

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 const char *cuzk_status_str(cuzk_status s)
 {
@@ -40,4 +41,10 @@ cuzk_status cuzk_error_set(cuzk_error_t *err, cuzk_status code, const char *fmt,
         va_end(ap);
     }
     return code;
+}
+
+void cuzk_assert_fail(const char *expr, const char *file, int line)
+{
+    fprintf(stderr, "cuzk: invariant broken at %s:%d: %s\n", file, line, expr);
+    abort();
 }

@@ -691,7 +691,7 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
     const dfr_t *sa = NULL, *sb = NULL;
     if ((st = ensure_resident(x, pk, c, &t_load, err)) != CUZK_OK)
         goto out;
-    out->t_load = t_load;
+    out->t.s[PROVE_LOAD] = t_load;
     if (x->n_a != pk->a.n || x->n_b != pk->b_g1.n || x->n_l != pk->l.n) {
         st = cuzk_error_set(err, CUZK_ERR_ARG, "cuda backend: key and circuit sizes disagree");
         goto out;
@@ -702,12 +702,12 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
                         err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
-    out->t_upload = now_s() - t;
+    out->t.s[PROVE_UPLOAD] = now_s() - t;
     t = now_s();
     if ((st = cuda_h_scalars(x->p, &x->dc, x->w, &x->hp, s, err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
-    out->t_h = now_s() - t;
+    out->t.s[PROVE_H] = now_s() - t;
     /* the density gathers just before their MSMs: lean, sa and sb are one
      * buffer (A's MSM is done, on this stream, before B's gather) */
     sa = sb = x->w;
@@ -718,7 +718,7 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         sa = x->sa;
     if ((st = run_msm(x, &out->a, Q_A, sa, x->n_a, err)) != CUZK_OK)
         goto out;
-    out->t_a = now_s() - t;
+    out->t.s[PROVE_MSM_A] = now_s() - t;
     t = now_s();
     if (x->a_idx && (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
         goto out;
@@ -727,15 +727,15 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
     if ((st = run_msm(x, &out->b2, Q_B2, sb, x->n_b, err)) != CUZK_OK ||
         (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, x->n_b, err)) != CUZK_OK))
         goto out;
-    out->t_b = now_s() - t;
+    out->t.s[PROVE_MSM_B] = now_s() - t;
     t = now_s();
     if ((st = run_msm(x, &out->l, Q_L, x->w + n_in, x->n_l, err)) != CUZK_OK)
         goto out;
-    out->t_l = now_s() - t;
+    out->t.s[PROVE_MSM_L] = now_s() - t;
     t = now_s();
     if ((st = run_msm(x, &out->h, Q_H, x->p, pk->h.n, err)) != CUZK_OK)
         goto out;
-    out->t_hm = now_s() - t;
+    out->t.s[PROVE_MSM_H] = now_s() - t;
 out:
     if (st != CUZK_OK)
         (void)cudaStreamSynchronize(s);

@@ -24,17 +24,15 @@ static __global__ void h_mul(dfr_t *__restrict__ c, const dfr_t *__restrict__ a,
     }
 }
 
-/* p = (p b - c) scale; scale_on = 0 leaves out the scale (snarkjs). */
+/* p = p b - c (snarkjs: on the odd coset, no division by Z). */
 static __global__ void h_combine(dfr_t *__restrict__ p, const dfr_t *__restrict__ b,
-                                 const dfr_t *__restrict__ c, size_t m, dfr_t scale, int scale_on)
+                                 const dfr_t *__restrict__ c, size_t m)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        dfr_t x = p[i], y = b[i], z = c[i], s = scale;
+        dfr_t x = p[i], y = b[i], z = c[i];
         dfr_mul(&x, &x, &y);
         dfr_sub(&x, &x, &z);
-        if (scale_on)
-            dfr_mul(&x, &x, &s);
         p[i] = x;
     }
 }
@@ -202,16 +200,14 @@ cuzk_status cuda_h_scalars(dfr_t *p, const cuda_circuit_t *c, const dfr_t *w, cu
     if (c->n_rows > m)
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, domain only %zu", c->n_rows,
                               m);
-    const int bellperson = plan->conv == GROTH16_BELLPERSON;
     dfr_t *b = plan->b, *cc = plan->c;
-    if (bellperson) /* two vectors: p = a, b = b then c */
+    if (plan->conv == GROTH16_BELLPERSON) /* two vectors: p = a, b = b then c */
         return h_two_vectors(p, b, c, w, plan, stream, err);
+    /* snarkjs: zkey section 4 has no C; c = a.b row by row. */
     cuzk_status st = eval_padded(p, c, CIRCUIT_A, w, m, stream, err);
     if (st == CUZK_OK)
         st = eval_padded(b, c, CIRCUIT_B, w, m, stream, err);
-    if (st == CUZK_OK && bellperson)
-        st = eval_padded(cc, c, CIRCUIT_C, w, m, stream, err);
-    if (st == CUZK_OK && !bellperson) {
+    if (st == CUZK_OK) {
         h_mul<<<grid_for(m), H_BLOCK, 0, stream>>>(cc, p, b, m);
         st = CUDA_CHECK(cudaGetLastError(), err);
     }
@@ -223,10 +219,6 @@ cuzk_status cuda_h_scalars(dfr_t *p, const cuda_circuit_t *c, const dfr_t *w, cu
     }
     if (st != CUZK_OK)
         return st;
-    h_combine<<<grid_for(m), H_BLOCK, 0, stream>>>(p, b, cc, m, plan->scale, bellperson);
-    if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
-        return st;
-    if (bellperson)
-        st = cuda_ntt(p, &plan->domain, CUZK_NTT_COSET_INVERSE, &plan->coset, stream, err);
-    return st;
+    h_combine<<<grid_for(m), H_BLOCK, 0, stream>>>(p, b, cc, m);
+    return CUDA_CHECK(cudaGetLastError(), err);
 }

@@ -199,29 +199,6 @@ static uint64_t count_all(journal_t *j, uint64_t c[JOURNAL_STATE_COUNT])
 
 /* ---- tests ---- */
 
-static void test_hash(void **state)
-{
-    (void)state;
-    /* Known answers of the XXH64 reference implementation. */
-    assert_int_equal(journal_hash64("", 0, 0), 0xEF46DB3751D8E999ull);
-    assert_int_equal(journal_hash64("a", 1, 0), 0xD24EC4F1A98C6E5Bull);
-    assert_int_equal(journal_hash64("abc", 3, 0), 0x44BC2CF5AD770999ull);
-    const char *s = "Nobody inspects the spammish repetition";
-    assert_int_equal(journal_hash64(s, strlen(s), 0), 0xFBCEA83C8A378BF1ull);
-    /* Every single-bit change of a 100-byte input changes the hash. */
-    uint8_t buf[100];
-    for (size_t i = 0; i < sizeof buf; i++)
-        buf[i] = (uint8_t)tu_rand64();
-    uint64_t h = journal_hash64(buf, sizeof buf, 7);
-    assert_int_not_equal(h, journal_hash64(buf, sizeof buf, 8));
-    for (size_t bit = 0; bit < 8 * sizeof buf; bit++) {
-        buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        assert_int_not_equal(journal_hash64(buf, sizeof buf, 7), h);
-        buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-    }
-    assert_int_not_equal(journal_hash64(buf, sizeof buf - 1, 7), h);
-}
-
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -1090,7 +1067,7 @@ int main(void)
 {
     tu_init("test_journal");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hash),        cmocka_unit_test(test_round_trip),
+                cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_idempotency), cmocka_unit_test(test_reopen),
         cmocka_unit_test(test_expire),      cmocka_unit_test(test_refused_files),
         cmocka_unit_test(test_crash),       cmocka_unit_test(test_threads),

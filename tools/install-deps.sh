@@ -11,6 +11,7 @@ have_cmd cc || need+=(gcc)
 have_cmd clang || need+=(clang)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 [ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
+[ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev) # the one 64-bit hash (hash.h)
 have_cmd spin || need+=(spin) # model checker for model/*.pml (ctest spin_ledger)
 # the daemon: SQLite journal, gRPC C core + protobuf-c, HTTP status/metrics
 [ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)

@@ -25,7 +25,7 @@
  *
  * Request ids. Accepting a request id that names a journaled job returns
  * that job's id with *existing = 1 and records nothing, when kind, circuit
- * id and inputs are the same (compared by a 64-bit hash, journal_hash64:
+ * id and inputs are the same (compared by a 64-bit hash, cuzk_hash64 (hash.h):
  * a guard against a client's mistakes, not against an adversary), and is
  * CUZK_ERR_ARG when they differ. Priority is not compared: a retry may
  * come with another priority and still names the same job.
@@ -181,10 +181,6 @@ cuzk_status journal_check(journal_t *j, cuzk_error_t *err);
 
 /* Unix time in ms (CLOCK_REALTIME): the clock of the journal's timestamps. */
 int64_t journal_clock_ms(void);
-
-/* XXH64 (Yann Collet's xxHash, 64-bit) of n bytes with seed: what
- * journal_accept chains over a spec's kind, circuit id and inputs. */
-uint64_t journal_hash64(const void *p, size_t n, uint64_t seed);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
  *  3. the appliers that check a tval_t against a row and store it.
  * No global mutable state: every parse owns its parser_t. */
 #include "cuzk/config.h"
+#include "cuzk/hash.h"
 #include "cuzk/request.h"
 #include "daemon/config_internal.h"
 
@@ -20,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/strbuf.h"
 
 typedef unsigned __int128 u128;
 
@@ -219,18 +222,10 @@ typedef struct nset {
     size_t cap, n; /* cap: 0 or a power of two */
 } nset_t;
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
 /* The slot holding s, or the empty slot where it would go. */
 static size_t nset_slot(const nset_t *s, const char *name)
 {
-    size_t i = (size_t)fnv1a(name) & (s->cap - 1);
+    size_t i = (size_t)cuzk_hash64(name, strlen(name), 0) & (s->cap - 1);
     while (s->name[i] && strcmp(s->name[i], name) != 0)
         i = (i + 1) & (s->cap - 1);
     return i;
@@ -1114,54 +1109,19 @@ cuzk_status config_check(const cuzk_config_t *cfg, cuzk_error_t *err)
 
 /* ---- writing it back ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf_t;
-
-static void sb_printf(sbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf_t *b, const char *fmt, ...)
+static void sb_string(strbuf_t *b, const char *s)
 {
-    for (int round = 0; round < 2 && !b->oom; round++) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && (size_t)k < b->cap - b->n) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap : 1024);
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        char *g = realloc(b->p, cap);
-        if (!g) {
-            b->oom = 1;
-            return;
-        }
-        b->p = g;
-        b->cap = cap;
-    }
-}
-
-static void sb_string(sbuf_t *b, const char *s)
-{
-    sb_printf(b, "\"");
+    strbuf_fmt(b, "\"");
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
-            sb_printf(b, "\\%c", ch);
+            strbuf_fmt(b, "\\%c", ch);
         else if (toml_is_ctl(ch))
-            sb_printf(b, "\\u%04X", ch);
+            strbuf_fmt(b, "\\u%04X", ch);
         else
-            sb_printf(b, "%c", ch);
+            strbuf_fmt(b, "%c", ch);
     }
-    sb_printf(b, "\"");
+    strbuf_fmt(b, "\"");
 }
 
 /* The largest unit that divides x exactly (x > 0). */
@@ -1176,46 +1136,46 @@ static const char *exact_unit(uint64_t *scaled, uint64_t x, const unit_t *u, siz
     return u[0].name;
 }
 
-static void dump_value(sbuf_t *b, const cuzk_config_t *cfg, const option_t *o)
+static void dump_value(strbuf_t *b, const cuzk_config_t *cfg, const option_t *o)
 {
     const void *f = cfield(cfg, o->off);
     uint64_t x = load_number(cfg, o), s;
     switch (o->info.type) {
     case CONFIG_STRING: sb_string(b, f); return;
-    case CONFIG_INT: sb_printf(b, "%lld", (long long)x); return;
-    case CONFIG_BOOL: sb_printf(b, "%s", x ? "true" : "false"); return;
+    case CONFIG_INT: strbuf_fmt(b, "%lld", (long long)x); return;
+    case CONFIG_BOOL: strbuf_fmt(b, "%s", x ? "true" : "false"); return;
     case CONFIG_SIZE: {
         /* The binary units only (B..PiB): the first six rows. */
         const char *u = x ? exact_unit(&s, x, size_units, 6) : NULL;
         if (u)
-            sb_printf(b, "\"%llu%s\"", (unsigned long long)s, u);
+            strbuf_fmt(b, "\"%llu%s\"", (unsigned long long)s, u);
         else
-            sb_printf(b, "0");
+            strbuf_fmt(b, "0");
         return;
     }
     case CONFIG_DURATION: {
         const char *u = x ? exact_unit(&s, x, duration_units, 5) : NULL;
         if (u)
-            sb_printf(b, "\"%llu%s\"", (unsigned long long)s, u);
+            strbuf_fmt(b, "\"%llu%s\"", (unsigned long long)s, u);
         else
-            sb_printf(b, "0");
+            strbuf_fmt(b, "0");
         return;
     }
-    case CONFIG_MODE: sb_printf(b, "\"%04llo\"", (unsigned long long)x); return;
+    case CONFIG_MODE: strbuf_fmt(b, "\"%04llo\"", (unsigned long long)x); return;
     case CONFIG_ENUM: sb_string(b, o->info.names[x]); return;
     case CONFIG_INT_LIST:
     case CONFIG_STR_LIST: {
         unsigned n = *(const unsigned *)cfield(cfg, o->off_n);
-        sb_printf(b, "[");
+        strbuf_fmt(b, "[");
         for (unsigned i = 0; i < n; i++) {
             if (i)
-                sb_printf(b, ", ");
+                strbuf_fmt(b, ", ");
             if (o->info.type == CONFIG_INT_LIST)
-                sb_printf(b, "%d", ((const int *)f)[i]);
+                strbuf_fmt(b, "%d", ((const int *)f)[i]);
             else
                 sb_string(b, (const char *)f + (size_t)i * CONFIG_ID_MAX);
         }
-        sb_printf(b, "]");
+        strbuf_fmt(b, "]");
         return;
     }
     }
@@ -1225,24 +1185,24 @@ cuzk_status config_dump(char **out, size_t *len, const cuzk_config_t *cfg, cuzk_
 {
     if (!out || !len || !cfg)
         return cuzk_error_set(err, CUZK_ERR_ARG, "config_dump: NULL argument");
-    sbuf_t b = {NULL, 0, 0, 0};
+    strbuf_t b = {0};
     const char *sect = "";
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const option_t *o = &options[i];
         if (strcmp(o->info.section, sect) != 0) {
-            sb_printf(&b, "%s[%s]\n", i ? "\n" : "", o->info.section);
+            strbuf_fmt(&b, "%s[%s]\n", i ? "\n" : "", o->info.section);
             sect = o->info.section;
         }
-        sb_printf(&b, "%s = ", o->info.name);
+        strbuf_fmt(&b, "%s = ", o->info.name);
         dump_value(&b, cfg, o);
-        sb_printf(&b, "\n");
+        strbuf_fmt(&b, "\n");
     }
-    if (b.oom) {
+    if (b.nomem) {
         free(b.p);
         return oom(err);
     }
     *out = b.p;
-    *len = b.n;
+    *len = b.len;
     return CUZK_OK;
 }
 

@@ -22,6 +22,7 @@
  * to a proof. journal_mark_running alone commits with NORMAL: losing it
  * leaves the job QUEUED, which is resumed just the same, and the next FULL
  * commit syncs its WAL frames anyway. */
+#include "cuzk/hash.h"
 #include "cuzk/journal.h"
 
 #include <pthread.h>
@@ -52,86 +53,14 @@ int64_t journal_clock_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-#define XXH_P1 11400714785074694791ull
-#define XXH_P2 14029467366897019727ull
-#define XXH_P3 1609587929392839161ull
-#define XXH_P4 9650029242287828579ull
-#define XXH_P5 2870177450012600261ull
-
-static uint64_t rotl64(uint64_t x, int r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t xxh_round(uint64_t acc, uint64_t in)
-{
-    acc += in * XXH_P2;
-    return rotl64(acc, 31) * XXH_P1;
-}
-
-static uint64_t xxh_merge(uint64_t h, uint64_t v)
-{
-    h ^= xxh_round(0, v);
-    return h * XXH_P1 + XXH_P4;
-}
-
-/* The XXH64 specification (github.com/Cyan4973/xxHash, doc/xxhash_spec.md). */
-uint64_t journal_hash64(const void *data, size_t n, uint64_t seed)
-{
-    const uint8_t *p = data, *end = p + n;
-    uint64_t h;
-    if (n >= 32) {
-        uint64_t v1 = seed + XXH_P1 + XXH_P2, v2 = seed + XXH_P2, v3 = seed, v4 = seed - XXH_P1;
-        for (; end - p >= 32; p += 32) {
-            v1 = xxh_round(v1, rd64(p));
-            v2 = xxh_round(v2, rd64(p + 8));
-            v3 = xxh_round(v3, rd64(p + 16));
-            v4 = xxh_round(v4, rd64(p + 24));
-        }
-        h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
-        h = xxh_merge(xxh_merge(xxh_merge(xxh_merge(h, v1), v2), v3), v4);
-    } else {
-        h = seed + XXH_P5;
-    }
-    h += (uint64_t)n;
-    for (; end - p >= 8; p += 8)
-        h = rotl64(h ^ xxh_round(0, rd64(p)), 27) * XXH_P1 + XXH_P4;
-    if (end - p >= 4) {
-        h = rotl64(h ^ (uint64_t)rd32(p) * XXH_P1, 23) * XXH_P2 + XXH_P3;
-        p += 4;
-    }
-    for (; p < end; p++)
-        h = rotl64(h ^ *p * XXH_P5, 11) * XXH_P1;
-    h ^= h >> 33;
-    h *= XXH_P2;
-    h ^= h >> 29;
-    h *= XXH_P3;
-    return h ^ (h >> 32);
-}
-
-/* Chains a tag and a length before each part, so that no two different
- * specs hash the same byte stream. */
 static uint64_t hash_part(uint64_t h, uint8_t tag, const void *p, size_t n)
 {
     uint8_t head[9];
     head[0] = tag;
     for (int i = 0; i < 8; i++)
         head[1 + i] = (uint8_t)((uint64_t)n >> (8 * i));
-    h = journal_hash64(head, sizeof head, h);
-    return n ? journal_hash64(p, n, h) : h;
+    h = cuzk_hash64(head, sizeof head, h);
+    return n ? cuzk_hash64(p, n, h) : h;
 }
 
 static uint64_t spec_hash(const journal_spec_t *s)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 const double metrics_seconds_buckets[METRICS_SECONDS_BUCKETS_N] = {
     0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 600};
 
@@ -370,53 +372,19 @@ uint64_t metrics_count(const metrics_series_t *s)
 
 /* ---- rendering ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    int nomem;
-} sbuf_t;
-
-static void sb_put(sbuf_t *b, const char *s, size_t n)
-{
-    if (b->nomem)
-        return;
-    if (b->cap - b->len <= n) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc - b->len <= n)
-            nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->nomem = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-#define SB_LIT(b, lit) sb_put(b, lit, sizeof lit - 1)
-
-static void sb_str(sbuf_t *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
-
 /* Escapes backslash and newline, and the double quote when quoted (label
  * values; help text leaves quotes alone). */
-static void sb_escaped(sbuf_t *b, const char *s, int quoted)
+static void sb_escaped(strbuf_t *b, const char *s, int quoted)
 {
     for (; *s; s++) {
         if (*s == '\\')
-            SB_LIT(b, "\\\\");
+            STRBUF_LIT(b, "\\\\");
         else if (*s == '\n')
-            SB_LIT(b, "\\n");
+            STRBUF_LIT(b, "\\n");
         else if (quoted && *s == '"')
-            SB_LIT(b, "\\\"");
+            STRBUF_LIT(b, "\\\"");
         else
-            sb_put(b, s, 1);
+            strbuf_put(b, s, 1);
     }
 }
 
@@ -439,42 +407,42 @@ static void fmt_double(char *buf, size_t cap, double v)
     }
 }
 
-static void sb_double(sbuf_t *b, double v)
+static void sb_double(strbuf_t *b, double v)
 {
     char buf[40];
     fmt_double(buf, sizeof buf, v);
-    sb_str(b, buf);
+    strbuf_str(b, buf);
 }
 
 /* name{l1="v1",...[,le="x"]} value\n; le NULL: no le label. */
-static void sb_sample(sbuf_t *b, const metrics_family_t *f, const metrics_series_t *s,
+static void sb_sample(strbuf_t *b, const metrics_family_t *f, const metrics_series_t *s,
                       const char *suffix, const char *le, double v)
 {
-    sb_str(b, f->name);
-    sb_str(b, suffix);
+    strbuf_str(b, f->name);
+    strbuf_str(b, suffix);
     if (f->n_labels || le) {
-        SB_LIT(b, "{");
+        STRBUF_LIT(b, "{");
         for (unsigned i = 0; i < f->n_labels; i++) {
             if (i)
-                SB_LIT(b, ",");
-            sb_str(b, f->labels[i]);
-            SB_LIT(b, "=\"");
+                STRBUF_LIT(b, ",");
+            strbuf_str(b, f->labels[i]);
+            STRBUF_LIT(b, "=\"");
             sb_escaped(b, s->values[i], 1);
-            SB_LIT(b, "\"");
+            STRBUF_LIT(b, "\"");
         }
         if (le) {
-            sb_str(b, f->n_labels ? ",le=\"" : "le=\"");
-            sb_str(b, le);
-            SB_LIT(b, "\"");
+            strbuf_str(b, f->n_labels ? ",le=\"" : "le=\"");
+            strbuf_str(b, le);
+            STRBUF_LIT(b, "\"");
         }
-        SB_LIT(b, "}");
+        STRBUF_LIT(b, "}");
     }
-    SB_LIT(b, " ");
+    STRBUF_LIT(b, " ");
     sb_double(b, v);
-    SB_LIT(b, "\n");
+    STRBUF_LIT(b, "\n");
 }
 
-static void render_series(sbuf_t *b, const metrics_family_t *f, const metrics_series_t *s)
+static void render_series(strbuf_t *b, const metrics_family_t *f, const metrics_series_t *s)
 {
     if (f->type != METRICS_HISTOGRAM) {
         sb_sample(b, f, s, "", NULL, s->value);
@@ -510,18 +478,18 @@ static int cmp_series(const void *a, const void *b)
     return 0;
 }
 
-static void render_family(sbuf_t *b, metrics_family_t *f)
+static void render_family(strbuf_t *b, metrics_family_t *f)
 {
     static const char *const type_names[] = {"counter", "gauge", "histogram"};
-    sb_str(b, "# HELP ");
-    sb_str(b, f->name);
-    SB_LIT(b, " ");
+    strbuf_str(b, "# HELP ");
+    strbuf_str(b, f->name);
+    STRBUF_LIT(b, " ");
     sb_escaped(b, f->help, 0);
-    sb_str(b, "\n# TYPE ");
-    sb_str(b, f->name);
-    SB_LIT(b, " ");
-    sb_str(b, type_names[f->type]);
-    SB_LIT(b, "\n");
+    strbuf_str(b, "\n# TYPE ");
+    strbuf_str(b, f->name);
+    STRBUF_LIT(b, " ");
+    strbuf_str(b, type_names[f->type]);
+    STRBUF_LIT(b, "\n");
     /* Sorting in place keeps handles valid (they point at the series, not
      * at their slots). */
     if (f->n_series > 1)
@@ -536,8 +504,8 @@ cuzk_status metrics_render(metrics_t *m, char **text, size_t *len, cuzk_error_t 
         return cuzk_error_set(err, CUZK_ERR_ARG, "metrics_render: NULL argument");
     *text = NULL;
     *len = 0;
-    sbuf_t b = {0};
-    sb_put(&b, "", 0);
+    strbuf_t b = {0};
+    strbuf_put(&b, "", 0);
     pthread_mutex_lock(&m->mu);
     if (m->n_fam > 1)
         qsort(m->fam, m->n_fam, sizeof *m->fam, cmp_family);

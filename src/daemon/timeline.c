@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 /* Geometry, pixels. */
 #define LABEL_W 170    /* the device names and busy fractions */
 #define RIGHT_PAD 24   /* room for the last tick label */
@@ -349,65 +351,6 @@ cuzk_status timeline_busy(timeline_busy_t **out, size_t *n_devices, const eventl
 
 /* ---- SVG text ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    int nomem;
-} sbuf_t;
-
-static void sb_grow(sbuf_t *b, size_t need)
-{
-    if (b->nomem || b->cap - b->len > need)
-        return;
-    size_t nc = b->cap ? b->cap : 65536;
-    while (nc - b->len <= need) {
-        if (nc > SIZE_MAX / 2) {
-            b->nomem = 1;
-            return;
-        }
-        nc *= 2;
-    }
-    char *np = realloc(b->p, nc);
-    if (!np) {
-        b->nomem = 1;
-        return;
-    }
-    b->p = np;
-    b->cap = nc;
-}
-
-static void sb_put(sbuf_t *b, const char *s, size_t n)
-{
-    sb_grow(b, n);
-    if (b->nomem)
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-#define SB_LIT(b, lit) sb_put(b, lit, sizeof lit - 1)
-
-static void sb_fmt(sbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_fmt(sbuf_t *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-        b->nomem = 1;
-        return;
-    }
-    sb_grow(b, (size_t)k + 1);
-    if (b->nomem)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)k;
-}
-
 /* The code point of the UTF-8 sequence at s, *k its length; -1 for an
  * invalid sequence (*k = 1). */
 static long utf8_decode(const unsigned char *s, size_t n, size_t *k)
@@ -439,26 +382,26 @@ static int xml_char_ok(long cp)
            (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
 
-static void sb_xml(sbuf_t *b, const char *s)
+static void sb_xml(strbuf_t *b, const char *s)
 {
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
         size_t k;
         long cp = utf8_decode((const unsigned char *)s + i, n - i, &k);
         if (cp == '&')
-            SB_LIT(b, "&amp;");
+            STRBUF_LIT(b, "&amp;");
         else if (cp == '<')
-            SB_LIT(b, "&lt;");
+            STRBUF_LIT(b, "&lt;");
         else if (cp == '>')
-            SB_LIT(b, "&gt;");
+            STRBUF_LIT(b, "&gt;");
         else if (cp == '"')
-            SB_LIT(b, "&quot;");
+            STRBUF_LIT(b, "&quot;");
         else if (cp == '\'')
-            SB_LIT(b, "&#39;");
+            STRBUF_LIT(b, "&#39;");
         else if (cp < 0 || !xml_char_ok(cp))
-            SB_LIT(b, "?");
+            STRBUF_LIT(b, "?");
         else
-            sb_put(b, s + i, k);
+            strbuf_put(b, s + i, k);
         i += k;
     }
 }
@@ -485,7 +428,7 @@ static void device_name(char *buf, size_t cap, int device)
 
 /* The stages in the log, legend order: known ones in table order, then
  * "other" when some stage is unknown. Returns the legend's height. */
-static int draw_legend(sbuf_t *b, const eventlog_rec_t *recs, size_t n, int width, int y)
+static int draw_legend(strbuf_t *b, const eventlog_rec_t *recs, size_t n, int width, int y)
 {
     int used[N_STAGES] = {0}, other = 0;
     for (size_t i = 0; i < n; i++) {
@@ -507,9 +450,9 @@ static int draw_legend(sbuf_t *b, const eventlog_rec_t *recs, size_t n, int widt
             y += 18;
             rows++;
         }
-        sb_fmt(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y - 10,
+        strbuf_fmt(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y - 10,
                col);
-        sb_fmt(b, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 17, y, name);
+        strbuf_fmt(b, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 17, y, name);
         x += item_w;
     }
     return rows * 18;
@@ -538,13 +481,13 @@ static int tick_decimals(double step)
     return dec;
 }
 
-static void draw_axis(sbuf_t *b, const scale_t *sc, const window_t *w, int top, int bottom)
+static void draw_axis(strbuf_t *b, const scale_t *sc, const window_t *w, int top, int bottom)
 {
     double from_s = (double)(w->from - w->t0) / 1e9;
     double span_s = (double)sc->span / 1e9;
     double step = tick_step(span_s, (int)(sc->w / TICK_PX));
     int dec = tick_decimals(step);
-    sb_fmt(b, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#444\"/>\n", sc->x0,
+    strbuf_fmt(b, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#444\"/>\n", sc->x0,
            bottom, sc->x0 + sc->w, bottom);
     /* Tick k at k * step, for the k inside the window (both >= 0). */
     double lo = from_s / step - 1e-9, hi = (from_s + span_s) / step + 1e-9;
@@ -553,47 +496,47 @@ static void draw_axis(sbuf_t *b, const scale_t *sc, const window_t *w, int top, 
     for (long long k = k0; k <= k1; k++) {
         double t = (double)k * step;
         double x = sc->x0 + (t - from_s) / span_s * sc->w;
-        sb_fmt(b,
+        strbuf_fmt(b,
                "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#dddddd\"/>"
                "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#444\"/>"
                "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
                x, top, x, bottom, x, bottom, x, bottom + 5, x, bottom + 18, dec, t);
     }
-    sb_fmt(b, "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n",
+    strbuf_fmt(b, "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n",
            sc->x0 + sc->w / 2, bottom + 36);
 }
 
-static void draw_rec(sbuf_t *b, const scale_t *sc, const window_t *w, const eventlog_rec_t *r,
+static void draw_rec(strbuf_t *b, const scale_t *sc, const window_t *w, const eventlog_rec_t *r,
                      int y)
 {
     uint64_t s = r->start_ns > w->from ? r->start_ns : w->from;
     uint64_t e = r->end_ns < w->to ? r->end_ns : w->to;
     double x0 = x_of(sc, s), x1 = e > s ? x_of(sc, e) : x0;
     double wd = x1 - x0 < 0.5 ? 0.5 : x1 - x0; /* a short stage stays visible */
-    sb_fmt(b, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x0, y, wd,
+    strbuf_fmt(b, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x0, y, wd,
            LANE_H, timeline_stage_colour(r->stage));
     if (r->status != 0)
-        SB_LIT(b, " stroke=\"#000\" stroke-width=\"1.5\"");
-    sb_fmt(b, "><title>job %llu", (unsigned long long)r->job);
+        STRBUF_LIT(b, " stroke=\"#000\" stroke-width=\"1.5\"");
+    strbuf_fmt(b, "><title>job %llu", (unsigned long long)r->job);
     if (r->partition >= 0)
-        sb_fmt(b, " partition %d", r->partition);
-    SB_LIT(b, " ");
+        strbuf_fmt(b, " partition %d", r->partition);
+    STRBUF_LIT(b, " ");
     sb_xml(b, r->stage);
-    sb_fmt(b, " %.3f ms", (double)(r->end_ns - r->start_ns) / 1e6);
+    strbuf_fmt(b, " %.3f ms", (double)(r->end_ns - r->start_ns) / 1e6);
     if (r->kind[0]) {
-        SB_LIT(b, " (");
+        STRBUF_LIT(b, " (");
         sb_xml(b, r->kind);
-        SB_LIT(b, ")");
+        STRBUF_LIT(b, ")");
     }
     if (r->worker >= 0)
-        sb_fmt(b, " worker %d", r->worker);
+        strbuf_fmt(b, " worker %d", r->worker);
     if (r->status != 0)
-        sb_fmt(b, " failed: %s", cuzk_status_str((cuzk_status)r->status));
+        strbuf_fmt(b, " failed: %s", cuzk_status_str((cuzk_status)r->status));
     if (r->detail[0]) {
-        SB_LIT(b, ": ");
+        STRBUF_LIT(b, ": ");
         sb_xml(b, r->detail);
     }
-    SB_LIT(b, "</title></rect>\n");
+    STRBUF_LIT(b, "</title></rect>\n");
 }
 
 static int group_height(unsigned lanes)
@@ -602,33 +545,33 @@ static int group_height(unsigned lanes)
     return h < GROUP_MIN_H ? GROUP_MIN_H : h;
 }
 
-static void draw(sbuf_t *b, const layout_t *l, const window_t *w, const timeline_busy_t *busy,
+static void draw(strbuf_t *b, const layout_t *l, const window_t *w, const timeline_busy_t *busy,
                  const eventlog_rec_t *recs, size_t n, int width)
 {
     scale_t sc = {w->from, w->to > w->from ? w->to - w->from : 1000000, LABEL_W,
                   (double)(width - LABEL_W - RIGHT_PAD)};
     /* Heights first: the svg element states its size. */
-    sbuf_t legend = {0};
+    strbuf_t legend = {0};
     int legend_h = draw_legend(&legend, recs, n, width, 46);
     int top = 46 + legend_h + 8, y = top;
     for (size_t g = 0; g < l->n_devices; g++)
         y += group_height(l->n_lanes[g]) + GROUP_GAP;
     int bottom = y > top ? y - GROUP_GAP + 4 : top + 20;
     int height = bottom + AXIS_H;
-    sb_fmt(b,
+    strbuf_fmt(b,
            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
            "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
            width, height, width, height, width, height);
-    sb_fmt(b,
+    strbuf_fmt(b,
            "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">cuzk pipeline: %zu "
            "stage runs, %.3f s to %.3f s</text>\n",
            l->n, (double)(w->from - w->t0) / 1e9, (double)(w->to - w->t0) / 1e9);
     if (legend.nomem)
         b->nomem = 1;
     else if (legend.len)
-        sb_put(b, legend.p, legend.len);
+        strbuf_put(b, legend.p, legend.len);
     free(legend.p);
     /* Group backgrounds (idle shows as bare background), then the grid,
      * then the stage rectangles over both. */
@@ -637,7 +580,7 @@ static void draw(sbuf_t *b, const layout_t *l, const window_t *w, const timeline
         int h = group_height(l->n_lanes[g]);
         char name[32];
         device_name(name, sizeof name, l->devices[g]);
-        sb_fmt(b,
+        strbuf_fmt(b,
                "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#f2f2f2\"/>"
                "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>"
                "<text x=\"10\" y=\"%d\">busy %.1f%%</text>\n",
@@ -645,7 +588,7 @@ static void draw(sbuf_t *b, const layout_t *l, const window_t *w, const timeline
         y += h + GROUP_GAP;
     }
     if (!l->n_devices)
-        sb_fmt(b, "<text x=\"%.2f\" y=\"%d\">no events</text>\n", sc.x0 + 10, top + 14);
+        strbuf_fmt(b, "<text x=\"%.2f\" y=\"%d\">no events</text>\n", sc.x0 + 10, top + 14);
     draw_axis(b, &sc, w, top, bottom);
     y = top;
     size_t k = 0;
@@ -656,7 +599,7 @@ static void draw(sbuf_t *b, const layout_t *l, const window_t *w, const timeline
         }
         y += group_height(l->n_lanes[g]) + GROUP_GAP;
     }
-    SB_LIT(b, "</svg>\n");
+    STRBUF_LIT(b, "</svg>\n");
 }
 
 cuzk_status timeline_render_mem(char **svg, size_t *len, const eventlog_rec_t *recs, size_t n,
@@ -681,7 +624,7 @@ cuzk_status timeline_render_mem(char **svg, size_t *len, const eventlog_rec_t *r
         layout_free(&l);
         return st;
     }
-    sbuf_t b = {0};
+    strbuf_t b = {0};
     draw(&b, &l, &w, busy, recs, n, opts->width);
     free(busy);
     layout_free(&l);

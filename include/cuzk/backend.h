@@ -39,6 +39,18 @@ typedef struct prove_times {
 /* "load", "upload", "h", "msm_a", "msm_b", "msm_l", "msm_h"; "invalid". */
 const char *prove_part_str(int part);
 
+/* What a device's admission ledger granted the next proof on a backend
+ * (the engine decides; the backend never re-decides): the budget the
+ * engine planned with (engine_device_t.plan's), under which the backend
+ * must make the same plan; and whether that plan's resident part is
+ * reserved across proofs (kept) or for this proof only (travels: the
+ * engine evicts the backend after the proof, so nothing stays on the
+ * device unreserved). */
+typedef struct device_admit {
+    size_t budget;
+    int kept;
+} device_admit_t;
+
 /* The MSM results of one proof, and what each part took. */
 typedef struct groth16_msms {
     g1_jac_t a, b1, l, h; /* b1 is infinity when not asked for */
@@ -67,6 +79,10 @@ typedef struct groth16_backend {
     cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
                         const circuit_t *c, const fr_t *w, int need_b1, int threads,
                         cuzk_error_t *err);
+    /* Optional (NULL: the backend plans under its own budget, as for a
+     * direct groth16_prove): the admission for the proofs that follow,
+     * called by the engine before each proof. */
+    void (*admit)(void *ctx, const device_admit_t *a);
 } groth16_backend_t;
 
 #ifdef __cplusplus

@@ -67,6 +67,10 @@ void engine_sim_fail_plan(engine_sim_t *s, int armed);
 void engine_sim_fail_backend_new(engine_sim_t *s, unsigned count);
 void engine_sim_set_delay(engine_sim_t *s, unsigned delay_us);
 void engine_sim_stats(const engine_sim_t *s, engine_sim_stats_t *out);
+/* Device bytes the sim's backends hold resident between proofs (one copy
+ * per key, as the CUDA backend shares it): what their own plans keep. The
+ * engine's ledger must reserve at least this persistently. */
+size_t engine_sim_held_bytes(const engine_sim_t *s);
 
 #ifdef __cplusplus
 }

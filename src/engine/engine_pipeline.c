@@ -349,9 +349,10 @@ static void task_take(engine_t *e, eng_device_t *dev, eng_task_t *t)
 
 /* One round of residency for t on dev: resident (OUT_PROVED, *streamed 0),
  * streaming with the plan under what the resident keys leave (OUT_PROVED,
- * *streamed 1), or neither (OUT_FAILED, err set by the plan). */
+ * *streamed 1), or neither (OUT_FAILED, err set by the plan). adm: the
+ * admission the backend proves in (the budget of the plan made here). */
 static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch, int *streamed,
-                               cuzk_error_t *err)
+                               device_admit_t *adm, cuzk_error_t *err)
 {
     eng_device_t *dev = wk->dev;
     engine_t *e = dev->e;
@@ -363,11 +364,13 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
     ledger_stats(&dev->ledger, &ls);
     eng_unlock(e);
     *streamed = !resident;
+    *adm = (device_admit_t){dev->d.vram_capacity, 1}; /* eng_key_plan's budget */
     if (resident)
         return OUT_PROVED;
     size_t res = 0, scr = 0;
-    if (dev->d.plan(dev->d.ctx, k->spec.pk, k->spec.circuit, ls.capacity - ls.persistent, &res,
-                    &scr, err) != CUZK_OK)
+    *adm = (device_admit_t){ls.capacity - ls.persistent, 0};
+    if (dev->d.plan(dev->d.ctx, k->spec.pk, k->spec.circuit, adm->budget, &res, &scr, err) !=
+        CUZK_OK)
         return OUT_FAILED;
     *scratch = res + scr; /* a key that is not resident travels with its proof */
     return OUT_PROVED;
@@ -376,7 +379,8 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
 /* Residency and the scratch size for t on this worker's device. When
  * neither fits, idle keys are evicted and it tries again; with none to
  * evict it is blocked while another key is in use here, else failed. */
-static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, cuzk_error_t *err)
+static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, device_admit_t *adm,
+                            cuzk_error_t *err)
 {
     eng_device_t *dev = wk->dev;
     engine_t *e = dev->e;
@@ -385,7 +389,7 @@ static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, cu
         return OUT_FAILED;
     outcome o = OUT_FAILED;
     for (int round = 0; round < 3 && o != OUT_PROVED; round++) {
-        o = residency_round(wk, t, scratch, &t->tm.streamed, err);
+        o = residency_round(wk, t, scratch, &t->tm.streamed, adm, err);
         if (o == OUT_PROVED)
             break;
         pthread_mutex_lock(&e->mu);
@@ -466,7 +470,8 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
     engine_t *e = dev->e;
     eng_job_t *j = t->job;
     size_t scratch = 0;
-    outcome o = task_prepare(wk, t, &scratch, err);
+    device_admit_t adm = {0, 0};
+    outcome o = task_prepare(wk, t, &scratch, &adm, err);
     if (o != OUT_PROVED)
         return o;
     ledger_resv_t resv = LEDGER_RESV_EMPTY;
@@ -485,9 +490,15 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
     if (st == CUZK_OK) {
         groth16_prove_opts_t opts = {
             .threads = e->cfg.prove_threads, .no_verify = 1, .timings = &tm};
+        /* The layout was decided here, once: the backend proves in it. */
+        if (wk->be->admit)
+            wk->be->admit(wk->be->ctx, &adm);
         st = groth16_prove(&proof, j->key->spec.pk, j->key->spec.circuit, t->w, &r, &s, wk->be,
                            &opts, err);
     }
+    /* A key that travelled leaves nothing behind before its bytes go. */
+    if (!adm.kept && wk->be && dev->d.evict)
+        dev->d.evict(dev->d.ctx, wk->be);
     uint64_t t1 = ledger_clock_ns();
     ledger_release(&resv);
     t->tm.prove_ns = t1 - t0;
@@ -552,7 +563,7 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
     if (o == OUT_PROVED) {
         dev->proofs++;
         dev->streamed += (uint64_t)t->tm.streamed;
-        wk->last_key = j->key;
+        wk->last_key = t->tm.streamed ? NULL : j->key; /* a travelling key was dropped */
         t->tm.device = dev->index;
     }
     if (j->final || o == OUT_DISCARD) {

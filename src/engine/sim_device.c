@@ -4,7 +4,15 @@
  * state; it is held only inside these functions, never while proving or
  * sleeping. A sim backend is owned by the engine worker that made it; it
  * forwards to GROTH16_BACKEND_CPU, and its h_scalars (the first backend call
- * of every proof) is where a proof is counted, delayed and failed. */
+ * of every proof) is where a proof is counted, delayed and failed.
+ *
+ * Device memory is modelled as the CUDA backend behaves: at a proof a
+ * backend plans for its key under the budget the engine admitted (its
+ * admit slot; without one, the device's whole capacity) and, when that
+ * plan keeps the key resident, holds it afterwards, one copy per key
+ * shared by the device's backends, until evicted or freed. held_bytes()
+ * is what the device holds between proofs: the engine's ledger must have
+ * it reserved persistently (test_engine checks this). */
 #include "cuzk/backend_cpu.h"
 #include "cuzk/engine_sim.h"
 
@@ -14,9 +22,20 @@
 
 #include <pthread.h>
 
+#define SIM_HELD_MAX 16
+
+/* One key resident on the device and how many backends hold it. */
+typedef struct sim_held {
+    const void *key; /* its circuit: the first thing a proof shows the backend */
+    size_t bytes;
+    unsigned refs;
+} sim_held_t;
+
 struct engine_sim {
     pthread_mutex_t mu;
     engine_sim_config_t cfg;
+    size_t capacity; /* engine_sim_device's */
+    sim_held_t held[SIM_HELD_MAX];
     uint64_t fail_prove_in; /* 0: off; 1: the next prove fails */
     int fail_plan;
     unsigned fail_backend_new;
@@ -29,7 +48,49 @@ struct engine_sim {
 typedef struct sim_backend {
     groth16_backend_t be; /* first: the engine holds &be */
     engine_sim_t *sim;
+    size_t budget;            /* the admitted plan budget; 0: the capacity */
+    const void *hold;         /* the key (circuit) this backend holds resident, or NULL */
 } sim_backend_t;
+
+/* mu held. Drops b's hold on its key. */
+static void held_drop(engine_sim_t *s, sim_backend_t *b)
+{
+    for (int i = 0; b->hold && i < SIM_HELD_MAX; i++)
+        if (s->held[i].key == b->hold && s->held[i].refs && --s->held[i].refs == 0)
+            s->held[i] = (sim_held_t){NULL, 0, 0};
+    b->hold = NULL;
+}
+
+/* mu held. b now holds key resident (bytes), shared with its other holders. */
+static void held_take(engine_sim_t *s, sim_backend_t *b, const void *key, size_t bytes)
+{
+    if (b->hold == key)
+        return;
+    held_drop(s, b);
+    int free_slot = -1;
+    for (int i = 0; i < SIM_HELD_MAX; i++) {
+        if (s->held[i].refs && s->held[i].key == key) {
+            s->held[i].refs++;
+            b->hold = key;
+            return;
+        }
+        if (!s->held[i].refs && free_slot < 0)
+            free_slot = i;
+    }
+    if (free_slot >= 0) {
+        s->held[free_slot] = (sim_held_t){key, bytes, 1};
+        b->hold = key;
+    }
+}
+
+/* What the plan under budget keeps resident (0: it streams). */
+static size_t plan_resident(const engine_sim_config_t *cfg, unsigned log_m, size_t budget)
+{
+    size_t m = (size_t)1 << log_m;
+    size_t res = cfg->resident_base + cfg->resident_per_row * m;
+    size_t scr = cfg->scratch_base + cfg->scratch_per_row * m;
+    return res + scr <= budget ? res : 0;
+}
 
 static void sleep_us(unsigned us)
 {
@@ -68,6 +129,14 @@ static cuzk_status sim_h_scalars(void *ctx, fr_t *p, const circuit_t *c, const f
     cuzk_status st = sim_proof_start(b->sim, err);
     if (st != CUZK_OK)
         return st;
+    engine_sim_t *s = b->sim;
+    pthread_mutex_lock(&s->mu);
+    size_t keep = plan_resident(&s->cfg, log_m, b->budget ? b->budget : s->capacity);
+    if (keep)
+        held_take(s, b, c, keep);
+    else
+        held_drop(s, b); /* streaming: a key held before is replaced */
+    pthread_mutex_unlock(&s->mu);
     return GROTH16_BACKEND_CPU.h_scalars(GROTH16_BACKEND_CPU.ctx, p, c, w, log_m, conv, threads,
                                          err);
 }
@@ -84,6 +153,12 @@ static cuzk_status sim_msm_g2(void *ctx, g2_jac_t *out, const msm_bases_t *b, co
 {
     (void)ctx;
     return GROTH16_BACKEND_CPU.msm_g2(GROTH16_BACKEND_CPU.ctx, out, b, s, n, threads);
+}
+
+static void sim_admit(void *ctx, const device_admit_t *a)
+{
+    sim_backend_t *b = ctx;
+    b->budget = a->budget;
 }
 
 static cuzk_status sim_backend_new(void *ctx, int device, groth16_backend_t **out,
@@ -103,7 +178,7 @@ static cuzk_status sim_backend_new(void *ctx, int device, groth16_backend_t **ou
     if (!b)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sim device %d: no memory for a backend",
                               device);
-    b->be = (groth16_backend_t){"sim", b, sim_h_scalars, sim_msm_g1, sim_msm_g2, NULL};
+    b->be = (groth16_backend_t){"sim", b, sim_h_scalars, sim_msm_g1, sim_msm_g2, NULL, sim_admit};
     b->sim = s;
     pthread_mutex_lock(&s->mu);
     s->st.backends++;
@@ -120,6 +195,7 @@ static void sim_backend_free(void *ctx, groth16_backend_t *be)
         return;
     pthread_mutex_lock(&s->mu);
     s->st.live--;
+    held_drop(s, be->ctx);
     pthread_mutex_unlock(&s->mu);
     free(be->ctx);
 }
@@ -127,9 +203,10 @@ static void sim_backend_free(void *ctx, groth16_backend_t *be)
 static void sim_evict(void *ctx, groth16_backend_t *be)
 {
     engine_sim_t *s = ctx;
-    (void)be;
     pthread_mutex_lock(&s->mu);
     s->st.evicts++;
+    if (be)
+        held_drop(s, be->ctx);
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -218,6 +295,9 @@ void engine_sim_free(engine_sim_t *s)
 void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, size_t capacity,
                        int workers)
 {
+    pthread_mutex_lock(&s->mu);
+    s->capacity = capacity;
+    pthread_mutex_unlock(&s->mu);
     *out = (engine_device_t){.name = name,
                              .vram_capacity = capacity,
                              .workers = workers,
@@ -272,4 +352,15 @@ void engine_sim_stats(const engine_sim_t *cs, engine_sim_stats_t *out)
     pthread_mutex_lock(&s->mu);
     *out = s->st;
     pthread_mutex_unlock(&s->mu);
+}
+
+size_t engine_sim_held_bytes(const engine_sim_t *cs)
+{
+    engine_sim_t *s = (engine_sim_t *)cs; /* only the mutex is written */
+    size_t n = 0;
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < SIM_HELD_MAX; i++)
+        n += s->held[i].refs ? s->held[i].bytes : 0;
+    pthread_mutex_unlock(&s->mu);
+    return n;
 }

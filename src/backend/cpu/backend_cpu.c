@@ -120,4 +120,4 @@ static cuzk_status cpu_msm_g2(void *ctx, g2_jac_t *out, const msm_bases_t *b, co
 }
 
 const groth16_backend_t GROTH16_BACKEND_CPU = {"cpu",      NULL,       cpu_h_scalars,
-                                               cpu_msm_g1, cpu_msm_g2, NULL};
+                                               cpu_msm_g1, cpu_msm_g2, NULL, NULL};

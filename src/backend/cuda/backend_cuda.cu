@@ -46,6 +46,8 @@ typedef struct cuda_backend {
     groth16_backend_t be; /* first: the table handed out */
     int device;
     size_t budget;
+    size_t admitted;            /* the engine's plan budget (device_admit_t); 0: none given */
+    size_t plan_budget;         /* the budget the layout held now was planned under */
     int workers;                /* backends on this device sharing its resident copy and budget */
     const cuda_resident_t *res; /* the shared copy of key and circuit, or NULL (streaming) */
     cudaStream_t s;             /* compute */
@@ -535,12 +537,15 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     int same_circ = x->circ == c && x->circ_nnz[0] == c->m[0].nnz &&
                     x->circ_nnz[1] == c->m[1].nnz && x->circ_nnz[2] == c->m[2].nnz &&
                     x->dc.n_rows == c->n_rows && x->dc.n_vars == c->n_vars;
-    if (same_key && same_circ)
+    /* The engine's plan (cli_engine_device.c: the same call, its budget
+     * capped by ours), so that the layout is the one it admitted. */
+    size_t budget = x->admitted && x->admitted < x->budget ? x->admitted : x->budget;
+    if (same_key && same_circ && budget == x->plan_budget)
         return CUZK_OK;
     double t0 = now_s();
     drop_all(x);
     cuzk_cuda_plan_t plan;
-    cuzk_status st = cuzk_cuda_backend_plan_shared(&plan, pk, c, x->budget, x->workers, err);
+    cuzk_status st = cuzk_cuda_backend_plan_shared(&plan, pk, c, budget, x->workers, err);
     if (st != CUZK_OK)
         return st;
     x->streaming = plan.streaming;
@@ -569,6 +574,7 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
         x->sa = x->sb = x->hp.b;
     if (st == CUZK_OK) {
         x->have_key = 1;
+        x->plan_budget = budget;
         x->key = k;
         x->circ = c;
         for (int i = 0; i < 3; i++)
@@ -785,6 +791,14 @@ static void release_streams(cuda_backend_t *x)
     x->trace = NULL;
 }
 
+/* The engine's admission (backend.h): the next proofs plan under its
+ * budget; a layout planned under another is dropped and made again. */
+static void cuda_admit(void *ctx, const device_admit_t *a)
+{
+    cuda_backend_t *x = (cuda_backend_t *)ctx;
+    x->admitted = a ? a->budget : 0;
+}
+
 extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,
                                              size_t vram_budget, cuzk_error_t *err)
 {
@@ -842,6 +856,7 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
     x->be.msm_g1 = cuda_msm_g1_entry;
     x->be.msm_g2 = cuda_msm_g2_entry;
     x->be.msms = cuda_msms;
+    x->be.admit = cuda_admit;
     *out = &x->be;
     return CUZK_OK;
 }
@@ -861,6 +876,7 @@ extern "C" cuzk_status cuzk_cuda_backend_warm(groth16_backend_t *be, const groth
     x->progress = progress;
     x->pctx = pctx;
     x->prog_done = x->prog_total = 0;
+    x->admitted = 0; /* a preload keeps the key: the plan under the whole budget */
     st = ensure_resident(x, pk, c, &t_load, err);
     /* the density lists' small copies come last; a copy another backend
      * loaded, or a streaming layout, reports nothing (the engine's total) */

@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
 NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 
-.PHONY: all build test demo bench asan fuzz cuda-check deps format clean
+.PHONY: all build test demo bench asan fuzz cuda-check deps format format-check clean
 
 all: build
 
@@ -56,8 +56,13 @@ cuda-check:
 	printf '%s\n' $$srcs | xargs -P $(JOBS) -I{} sh -c \
 		'echo "nvcc {}"; $(NVCC) $(NVCC_CHECK_FLAGS) -c {} -o /dev/null' || exit 1
 
+# clang-format over every tracked C/CUDA file but generated ones
+# (tools/format_check.sh); format-check fails on any difference (CI).
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')
+	@tools/format_check.sh --fix
+
+format-check:
+	@tools/format_check.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -33,12 +33,14 @@ static void fuzz_fixed(int mode, point_check chk, const uint8_t *in)
     cuzk_status st;
     size_t n;
     switch (mode) {
+        // clang-format off
     case 0: st = g1_decompress(&p, in, chk, &err); n = G1_COMPRESSED_BYTES; if (!st) g1_compress(back, &p); break;
     case 1: st = g1_deserialize(&p, in, chk, &err); n = G1_UNCOMPRESSED_BYTES; if (!st) g1_serialize(back, &p); break;
     case 2: st = g2_decompress(&q, in, chk, &err); n = G2_COMPRESSED_BYTES; if (!st) g2_compress(back, &q); break;
     case 3: st = g2_deserialize(&q, in, chk, &err); n = G2_UNCOMPRESSED_BYTES; if (!st) g2_serialize(back, &q); break;
     case 4: st = g1_from_lem(&p, in, chk, &err); n = G1_LEM_BYTES; if (!st) g1_to_lem(back, &p); break;
     default: st = g2_from_lem(&q, in, chk, &err); n = G2_LEM_BYTES; if (!st) g2_to_lem(back, &q); break;
+        // clang-format on
     }
     if (st != CUZK_OK) {
         check_failure(st, &err);

@@ -38,6 +38,7 @@ typedef struct group_ops {
     int (*in_sub_slow)(const pt_t *aff);
 } group_ops_t;
 
+// clang-format off
 static void w1_rand(pt_t *p) { tu_rand_g1(&p->j1); }
 static void w1_rand_off(pt_t *p) { tu_rand_g1_off_subgroup(&p->a1); }
 static void w1_gen(pt_t *p) { g1_from_affine(&p->j1, &G1_GENERATOR); }
@@ -57,6 +58,7 @@ static int w1_on_curve(const pt_t *a) { return g1_jac_is_on_curve(&a->j1); }
 static int w1_aff_on_curve(const pt_t *a) { return g1_affine_is_on_curve(&a->a1); }
 static int w1_in_sub(const pt_t *a) { return g1_affine_in_subgroup(&a->a1); }
 static int w1_in_sub_slow(const pt_t *a) { return g1_affine_in_subgroup_slow(&a->a1); }
+// clang-format on
 static cuzk_status w1_batch(pt_t *o, const pt_t *in, size_t n)
 {
     g1_jac_t *j = calloc(n + 1, sizeof *j);
@@ -71,6 +73,7 @@ static cuzk_status w1_batch(pt_t *o, const pt_t *in, size_t n)
     return st;
 }
 
+// clang-format off
 static void w2_rand(pt_t *p) { tu_rand_g2(&p->j2); }
 static void w2_rand_off(pt_t *p) { tu_rand_g2_off_subgroup(&p->a2); }
 static void w2_gen(pt_t *p) { g2_from_affine(&p->j2, &G2_GENERATOR); }
@@ -90,6 +93,7 @@ static int w2_on_curve(const pt_t *a) { return g2_jac_is_on_curve(&a->j2); }
 static int w2_aff_on_curve(const pt_t *a) { return g2_affine_is_on_curve(&a->a2); }
 static int w2_in_sub(const pt_t *a) { return g2_affine_in_subgroup(&a->a2); }
 static int w2_in_sub_slow(const pt_t *a) { return g2_affine_in_subgroup_slow(&a->a2); }
+// clang-format on
 static cuzk_status w2_batch(pt_t *o, const pt_t *in, size_t n)
 {
     g2_jac_t *j = calloc(n + 1, sizeof *j);
@@ -104,14 +108,18 @@ static cuzk_status w2_batch(pt_t *o, const pt_t *in, size_t n)
     return st;
 }
 
-static const group_ops_t G1_OPS = {"G1", w1_rand, w1_rand_off, w1_gen, w1_set_inf, w1_is_inf,
-                                   w1_add, w1_add_mixed, w1_dbl, w1_neg, w1_eq, w1_to_aff,
-                                   w1_from_aff, w1_batch, w1_aff_eq, w1_mul_fr, w1_mul_var,
-                                   w1_on_curve, w1_aff_on_curve, w1_in_sub, w1_in_sub_slow};
-static const group_ops_t G2_OPS = {"G2", w2_rand, w2_rand_off, w2_gen, w2_set_inf, w2_is_inf,
-                                   w2_add, w2_add_mixed, w2_dbl, w2_neg, w2_eq, w2_to_aff,
-                                   w2_from_aff, w2_batch, w2_aff_eq, w2_mul_fr, w2_mul_var,
-                                   w2_on_curve, w2_aff_on_curve, w2_in_sub, w2_in_sub_slow};
+static const group_ops_t G1_OPS = {"G1",          w1_rand,     w1_rand_off,     w1_gen,
+                                   w1_set_inf,    w1_is_inf,   w1_add,          w1_add_mixed,
+                                   w1_dbl,        w1_neg,      w1_eq,           w1_to_aff,
+                                   w1_from_aff,   w1_batch,    w1_aff_eq,       w1_mul_fr,
+                                   w1_mul_var,    w1_on_curve, w1_aff_on_curve, w1_in_sub,
+                                   w1_in_sub_slow};
+static const group_ops_t G2_OPS = {"G2",          w2_rand,     w2_rand_off,     w2_gen,
+                                   w2_set_inf,    w2_is_inf,   w2_add,          w2_add_mixed,
+                                   w2_dbl,        w2_neg,      w2_eq,           w2_to_aff,
+                                   w2_from_aff,   w2_batch,    w2_aff_eq,       w2_mul_fr,
+                                   w2_mul_var,    w2_on_curve, w2_aff_on_curve, w2_in_sub,
+                                   w2_in_sub_slow};
 
 static void test_generator(void **state)
 {

@@ -1877,7 +1877,8 @@ static void test_travel_admitted(void **state)
     rig_init(&r, 1, cap, TWO_WORKERS, NULL);
     rig_start(&r);
     engine_sim_set_delay(r.sim[0], 30000);
-    job_in_t small = {.kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .prio = CUZK_PRIO_NORMAL, .n = 4};
+    job_in_t small = {
+        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .prio = CUZK_PRIO_NORMAL, .n = 4};
     for (int i = 0; i < 4; i++)
         small.ws[i] = g_bp.w;
     engine_job_id_t a = 0, b = 0;
@@ -1954,17 +1955,27 @@ int main(void)
 {
     tu_init("test_engine");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matches_cpu),       cmocka_unit_test(test_witness_fn),
-        cmocka_unit_test(test_witness_pool),      cmocka_unit_test(test_preload_warm),
-        cmocka_unit_test(test_multi_partition),   cmocka_unit_test(test_priority_critical),
-        cmocka_unit_test(test_priority_aging),    
-        cmocka_unit_test(test_bad_specs),         cmocka_unit_test(test_cancel_queued),
-        cmocka_unit_test(test_cancel_running),    cmocka_unit_test(test_await_timeout),
-        cmocka_unit_test(test_fail_plan_backend), cmocka_unit_test(test_fail_prove),
-        cmocka_unit_test(test_fail_witness),      cmocka_unit_test(test_predecessor),
-        cmocka_unit_test(test_residency),         cmocka_unit_test(test_residency_alternate),
-        cmocka_unit_test(test_backpressure),      cmocka_unit_test(test_stress),
-        cmocka_unit_test(test_travel_admitted), cmocka_unit_test(test_destroy_busy),
+        cmocka_unit_test(test_matches_cpu),
+        cmocka_unit_test(test_witness_fn),
+        cmocka_unit_test(test_witness_pool),
+        cmocka_unit_test(test_preload_warm),
+        cmocka_unit_test(test_multi_partition),
+        cmocka_unit_test(test_priority_critical),
+        cmocka_unit_test(test_priority_aging),
+        cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_cancel_queued),
+        cmocka_unit_test(test_cancel_running),
+        cmocka_unit_test(test_await_timeout),
+        cmocka_unit_test(test_fail_plan_backend),
+        cmocka_unit_test(test_fail_prove),
+        cmocka_unit_test(test_fail_witness),
+        cmocka_unit_test(test_predecessor),
+        cmocka_unit_test(test_residency),
+        cmocka_unit_test(test_residency_alternate),
+        cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_stress),
+        cmocka_unit_test(test_travel_admitted),
+        cmocka_unit_test(test_destroy_busy),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -351,10 +351,17 @@ static void test_round_trip(void **state)
         int field;
         const char *want;
     } bad[] = {
-        {0, "bad kind -1"},        {1, "bad kind 6"},        {2, "bad priority 4"},
-        {3, "circuit_id is empty"}, {4, "circuit_id is longer"}, {5, "request_id is longer"},
-        {6, "0 inputs"},           {7, "3 inputs (1.."},     {8, "both a reference and data"},
-        {9, "an empty reference"}, {10, "input 0: no data"},
+        {0, "bad kind -1"},
+        {1, "bad kind 6"},
+        {2, "bad priority 4"},
+        {3, "circuit_id is empty"},
+        {4, "circuit_id is longer"},
+        {5, "request_id is longer"},
+        {6, "0 inputs"},
+        {7, "3 inputs (1.."},
+        {8, "both a reference and data"},
+        {9, "an empty reference"},
+        {10, "input 0: no data"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         journal_spec_t s = b.spec;
@@ -1067,10 +1074,10 @@ int main(void)
 {
     tu_init("test_journal");
     const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_idempotency), cmocka_unit_test(test_reopen),
-        cmocka_unit_test(test_expire),      cmocka_unit_test(test_refused_files),
-        cmocka_unit_test(test_crash),       cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_idempotency),
+        cmocka_unit_test(test_reopen),        cmocka_unit_test(test_expire),
+        cmocka_unit_test(test_refused_files), cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -94,9 +94,9 @@ typedef enum vec_result {
 } vec_result;
 
 typedef struct vec_ctx {
-    char **f;     /* the fields after the op name */
-    sbuf_t got;   /* our result, in the file's format */
-    sbuf_t want;  /* the expected fields, joined */
+    char **f;    /* the fields after the op name */
+    sbuf_t got;  /* our result, in the file's format */
+    sbuf_t want; /* the expected fields, joined */
     char why[CUZK_ERRMSG_MAX + 128];
 } vec_ctx;
 
@@ -269,9 +269,18 @@ static vec_result check_fp_binop(vec_ctx *c, fp_binop op)
     return vec_expect(c, 2, 1);
 }
 
-static vec_result check_fp_add(vec_ctx *c) { return check_fp_binop(c, fp_add); }
-static vec_result check_fp_sub(vec_ctx *c) { return check_fp_binop(c, fp_sub); }
-static vec_result check_fp_mul(vec_ctx *c) { return check_fp_binop(c, fp_mul); }
+static vec_result check_fp_add(vec_ctx *c)
+{
+    return check_fp_binop(c, fp_add);
+}
+static vec_result check_fp_sub(vec_ctx *c)
+{
+    return check_fp_binop(c, fp_sub);
+}
+static vec_result check_fp_mul(vec_ctx *c)
+{
+    return check_fp_binop(c, fp_mul);
+}
 
 static vec_result check_fp_inv(vec_ctx *c)
 {
@@ -350,8 +359,14 @@ static vec_result check_fr_binop(vec_ctx *c, fr_binop op)
     return vec_expect(c, 2, 1);
 }
 
-static vec_result check_fr_add(vec_ctx *c) { return check_fr_binop(c, fr_add); }
-static vec_result check_fr_mul(vec_ctx *c) { return check_fr_binop(c, fr_mul); }
+static vec_result check_fr_add(vec_ctx *c)
+{
+    return check_fr_binop(c, fr_add);
+}
+static vec_result check_fr_mul(vec_ctx *c)
+{
+    return check_fr_binop(c, fr_mul);
+}
 
 static vec_result check_fr_inv(vec_ctx *c)
 {
@@ -576,8 +591,8 @@ static vec_result check_pairing_product(vec_ctx *c)
     g1_affine_t p[2];
     g2_affine_t q[2];
     fp12_t r;
-    if (!read_g1(c, &p[0], c->f[0]) || !read_g2(c, &q[0], c->f[1]) ||
-        !read_g1(c, &p[1], c->f[2]) || !read_g2(c, &q[1], c->f[3]))
+    if (!read_g1(c, &p[0], c->f[0]) || !read_g2(c, &q[0], c->f[1]) || !read_g1(c, &p[1], c->f[2]) ||
+        !read_g2(c, &q[1], c->f[3]))
         return VEC_BAD_INPUT;
     assert_int_equal(pairing_product(&r, p, q, 2), CUZK_OK);
     put_fp12(c, &r);
@@ -668,8 +683,8 @@ static int vec_split(char **tok, int max, char *line)
 }
 
 /* Runs one line (tokens already split). Returns VEC_OK, or prints why not. */
-static vec_result vec_run_line(vec_ctx *c, const vec_op **op_out, char **tok, int ntok,
-                               int lineno, int verbose)
+static vec_result vec_run_line(vec_ctx *c, const vec_op **op_out, char **tok, int ntok, int lineno,
+                               int verbose)
 {
     const vec_op *op = vec_op_find(tok[0]);
     *op_out = op;
@@ -690,8 +705,8 @@ static vec_result vec_run_line(vec_ctx *c, const vec_op **op_out, char **tok, in
     c->f = tok + 1;
     vec_result r = op->check(c);
     if (r == VEC_MISMATCH && verbose)
-        printf("line %d: %s DISAGREES with noble%s%s\n  noble: %s\n  cuzk:  %s\n", lineno,
-               op->name, c->why[0] ? " " : "", c->why, c->want.s, c->got.s);
+        printf("line %d: %s DISAGREES with noble%s%s\n  noble: %s\n  cuzk:  %s\n", lineno, op->name,
+               c->why[0] ? " " : "", c->why, c->want.s, c->got.s);
     else if (r == VEC_BAD_INPUT && verbose)
         printf("line %d: %s: %s\n", lineno, op->name, c->why);
     return r;
@@ -840,7 +855,7 @@ static void test_noble_reject_malformed(void **state)
     snprintf(lines[1], sizeof lines[1], "fp_add 00 00 00");
     snprintf(lines[2], sizeof lines[2], "fp_inv %s %s", upper, upper);
     snprintf(lines[3], sizeof lines[3], "fp_inv %s %s", p_hex, p_hex); /* p is not canonical */
-    snprintf(lines[4], sizeof lines[4], "fr_add %.64s", upper + 32);  /* too few fields */
+    snprintf(lines[4], sizeof lines[4], "fr_add %.64s", upper + 32);   /* too few fields */
     vec_ctx *c = calloc(1, sizeof *c);
     assert_non_null(c);
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {

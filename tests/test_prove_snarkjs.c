@@ -138,9 +138,9 @@ static void test_random_rs_verifies(void **state)
         tu_rand_fr(&s);
         groth16_proof_t proof;
         groth16_prove_opts_t opts = {0, 1, NULL}; /* check below, with the shipped vk */
-        assert_int_equal(groth16_prove(&proof, &L.pk, &L.c, L.w.w, &r, &s, &GROTH16_BACKEND_CPU,
-                                       &opts, &err),
-                         CUZK_OK);
+        assert_int_equal(
+            groth16_prove(&proof, &L.pk, &L.c, L.w.w, &r, &s, &GROTH16_BACKEND_CPU, &opts, &err),
+            CUZK_OK);
         int valid = 0;
         assert_int_equal(groth16_verify(&valid, &vk, &proof, &L.w.w[1], L.z.n_public, &err),
                          CUZK_OK);

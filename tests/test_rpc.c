@@ -1348,9 +1348,9 @@ static void test_validate_circuit_id(void **state)
     cuzk_error_t err = {CUZK_OK, ""};
     assert_int_equal(request_circuit_id_check(longest, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "longer"));
-    static const char *const bad[] = {"",      ".",    "..",    ".hidden", "../etc/passwd", "a/b",
-                                      "a\\b",  "/abs", "a b",   "a:b",     "caf\xc3\xa9",   "a\n",
-                                      "~user", "x*",   "%2e%2e", "x..",   "a..b"};
+    static const char *const bad[] = {"",      ".",    "..",     ".hidden", "../etc/passwd", "a/b",
+                                      "a\\b",  "/abs", "a b",    "a:b",     "caf\xc3\xa9",   "a\n",
+                                      "~user", "x*",   "%2e%2e", "x..",     "a..b"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err.code = CUZK_OK;
         assert_int_equal(request_circuit_id_check(bad[i], &err), CUZK_ERR_ARG);

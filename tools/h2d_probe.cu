@@ -87,8 +87,8 @@ int main(int argc, char **argv)
     CK(cudaFreeHost(p));
 
     for (int huge = 0; huge < 2; huge++) {
-        char *m = (char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                               -1, 0);
+        char *m =
+            (char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) {
             perror("mmap");
             return 1;

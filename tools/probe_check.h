@@ -9,13 +9,13 @@
 
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                           \
-            return 1;                                                                          \
-        }                                                                                      \
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 #endif

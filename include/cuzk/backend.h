@@ -64,21 +64,19 @@ typedef struct groth16_backend {
     void *ctx;
     /* p[0..m) = the H-MSM scalars of the key's convention (bellperson uses
      * the first m - 1) from the circuit and the witness. */
-    cuzk_status (*h_scalars)(void *ctx, fr_t *p, const circuit_t *c, const fr_t *w,
-                             unsigned log_m, groth16_convention conv, int threads,
-                             cuzk_error_t *err);
-    cuzk_status (*msm_g1)(void *ctx, g1_jac_t *out, const msm_bases_t *b, const fr_t *s,
-                          size_t n, int threads);
-    cuzk_status (*msm_g2)(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s,
-                          size_t n, int threads);
+    cuzk_status (*h_scalars)(void *ctx, fr_t *p, const circuit_t *c, const fr_t *w, unsigned log_m,
+                             groth16_convention conv, int threads, cuzk_error_t *err);
+    cuzk_status (*msm_g1)(void *ctx, g1_jac_t *out, const msm_bases_t *b, const fr_t *s, size_t n,
+                          int threads);
+    cuzk_status (*msm_g2)(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s, size_t n,
+                          int threads);
     /* Optional (NULL: the prover runs h_scalars and the MSMs above):
      * everything between the witness and the final assembly in one call,
      * so that a device keeps its data resident across the stages. The key
      * and circuit are checked against each other by the prover first;
      * need_b1: B in G1 too (r != 0). */
-    cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
-                        const circuit_t *c, const fr_t *w, int need_b1, int threads,
-                        cuzk_error_t *err);
+    cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk, const circuit_t *c,
+                        const fr_t *w, int need_b1, int threads, cuzk_error_t *err);
     /* Optional (NULL: the backend plans under its own budget, as for a
      * direct groth16_prove): the admission for the proofs that follow,
      * called by the engine before each proof. */

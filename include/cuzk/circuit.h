@@ -30,7 +30,7 @@ typedef enum circuit_matrix { CIRCUIT_A = 0, CIRCUIT_B = 1, CIRCUIT_C = 2 } circ
 typedef struct circuit_csr {
     uint64_t *row_ptr; /* n_rows + 1 offsets into col / coef */
     uint32_t *col;
-    uint32_t *coef;    /* index into circuit_t.dict */
+    uint32_t *coef; /* index into circuit_t.dict */
     uint64_t nnz;
 } circuit_csr_t;
 

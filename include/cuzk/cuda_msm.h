@@ -22,15 +22,15 @@ extern "C" {
 
 /* out = sum_i scalars[i] bases[i], as msm_g1 / msm_g2 (msm.h: same
  * formats, same result point). n < 2^31. */
-cuzk_status cuzk_cuda_msm_g1(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                             size_t n, cuzk_error_t *err);
-cuzk_status cuzk_cuda_msm_g2(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                             size_t n, cuzk_error_t *err);
+cuzk_status cuzk_cuda_msm_g1(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                             cuzk_error_t *err);
+cuzk_status cuzk_cuda_msm_g2(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                             cuzk_error_t *err);
 
 /* What scalars a benchmark draws. */
 typedef enum cuzk_cuda_msm_scalars {
-    CUZK_CUDA_MSM_RANDOM = 0,  /* uniform below 2^254 */
-    CUZK_CUDA_MSM_WITNESS = 1  /* 45% zero, 45% one, 10% random: a Filecoin-like witness */
+    CUZK_CUDA_MSM_RANDOM = 0, /* uniform below 2^254 */
+    CUZK_CUDA_MSM_WITNESS = 1 /* 45% zero, 45% one, 10% random: a Filecoin-like witness */
 } cuzk_cuda_msm_scalars;
 
 typedef struct cuzk_cuda_msm_bench {

@@ -25,7 +25,7 @@ typedef struct fp {
 
 /* Not FP_ZERO: <math.h> defines that (fpclassify). */
 extern const fp_t FP_ZERO_ELEM;
-extern const fp_t FP_ONE;       /* Montgomery one */
+extern const fp_t FP_ONE; /* Montgomery one */
 extern const uint64_t FP_MODULUS[FP_LIMBS];
 
 void fp_add(fp_t *out, const fp_t *a, const fp_t *b);

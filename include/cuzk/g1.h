@@ -42,8 +42,8 @@ cuzk_status g1_batch_to_affine(g1_affine_t *out, const g1_jac_t *in, size_t n);
 
 void g1_affine_neg(g1_affine_t *out, const g1_affine_t *a);
 void g1_neg(g1_jac_t *out, const g1_jac_t *a);
-void g1_dbl(g1_jac_t *out, const g1_jac_t *a);                           /* dbl-2009-l */
-void g1_add(g1_jac_t *out, const g1_jac_t *a, const g1_jac_t *b);        /* add-2007-bl */
+void g1_dbl(g1_jac_t *out, const g1_jac_t *a);                             /* dbl-2009-l */
+void g1_add(g1_jac_t *out, const g1_jac_t *a, const g1_jac_t *b);          /* add-2007-bl */
 void g1_add_mixed(g1_jac_t *out, const g1_jac_t *a, const g1_affine_t *b); /* madd-2007-bl */
 
 /* out = [k] a, k given as n little-endian limbs (any length), 4-bit windows. */

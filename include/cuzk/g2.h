@@ -42,8 +42,8 @@ cuzk_status g2_batch_to_affine(g2_affine_t *out, const g2_jac_t *in, size_t n);
 
 void g2_affine_neg(g2_affine_t *out, const g2_affine_t *a);
 void g2_neg(g2_jac_t *out, const g2_jac_t *a);
-void g2_dbl(g2_jac_t *out, const g2_jac_t *a);                           /* dbl-2009-l */
-void g2_add(g2_jac_t *out, const g2_jac_t *a, const g2_jac_t *b);        /* add-2007-bl */
+void g2_dbl(g2_jac_t *out, const g2_jac_t *a);                             /* dbl-2009-l */
+void g2_add(g2_jac_t *out, const g2_jac_t *a, const g2_jac_t *b);          /* add-2007-bl */
 void g2_add_mixed(g2_jac_t *out, const g2_jac_t *a, const g2_affine_t *b); /* madd-2007-bl */
 
 /* out = [k] a, k given as n little-endian limbs (any length), 4-bit windows. */

@@ -29,8 +29,8 @@ cuzk_status circuit_from_zkey(circuit_t *out, const zkey_t *z, cuzk_error_t *err
 cuzk_status groth16_pk_from_zkey(groth16_pk_t *pk, const zkey_t *z, cuzk_error_t *err);
 /* A prover view of open bellperson params for a circuit of n_vars wires.
  * The domain is len(H) + 1, which must be a power of two. */
-cuzk_status groth16_pk_from_params(groth16_pk_t *pk, const bellperson_params_t *p,
-                                   uint32_t n_vars, cuzk_error_t *err);
+cuzk_status groth16_pk_from_params(groth16_pk_t *pk, const bellperson_params_t *p, uint32_t n_vars,
+                                   cuzk_error_t *err);
 void groth16_pk_release(groth16_pk_t *pk);
 
 #ifdef __cplusplus

@@ -56,10 +56,10 @@ cuzk_status msm_g2(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
                    int threads);
 
 /* Pippenger alone (no 0/1 split), for benchmarks and cross-checks. */
-cuzk_status msm_g1_pippenger(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                             size_t n, int threads);
-cuzk_status msm_g2_pippenger(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars,
-                             size_t n, int threads);
+cuzk_status msm_g1_pippenger(g1_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                             int threads);
+cuzk_status msm_g2_pippenger(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
+                             int threads);
 
 #define MSM_WINDOW_MAX 16 /* widest window: 2^15 buckets per window */
 

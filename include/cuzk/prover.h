@@ -40,7 +40,7 @@ typedef struct groth16_prove_opts {
     struct groth16_timings {
         prove_times_t parts;
         double verify, total;
-    } *timings;
+    } * timings;
 } groth16_prove_opts_t;
 
 /* Proves with blinding r, s (Montgomery fr_t; r = s = 0 gives the
@@ -50,9 +50,8 @@ typedef struct groth16_prove_opts {
  * not satisfy the circuit (callers that have the R1CS should run
  * circuit_check first to name the failing constraint). */
 cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
-                          const fr_t *w, const fr_t *r, const fr_t *s,
-                          const groth16_backend_t *be, const groth16_prove_opts_t *opts,
-                          cuzk_error_t *err);
+                          const fr_t *w, const fr_t *r, const fr_t *s, const groth16_backend_t *be,
+                          const groth16_prove_opts_t *opts, cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -16,24 +16,24 @@ extern "C" {
 
 typedef enum cuzk_status {
     CUZK_OK = 0,
-    CUZK_ERR_ARG,              /* an argument broke the function's contract */
-    CUZK_ERR_LENGTH,           /* input of the wrong length */
-    CUZK_ERR_FLAGS,            /* encoding flag bits that are not allowed */
-    CUZK_ERR_NONCANONICAL,     /* a field element >= its modulus */
-    CUZK_ERR_NOT_ON_CURVE,     /* coordinates that do not satisfy the curve */
-    CUZK_ERR_NOT_IN_SUBGROUP,  /* a curve point outside the order-r subgroup */
-    CUZK_ERR_PARSE,            /* text that is not what was expected */
-    CUZK_ERR_IO,               /* a file could not be read or written */
-    CUZK_ERR_FORMAT,           /* a file that does not follow its format */
-    CUZK_ERR_NOMEM,            /* allocation failed */
-    CUZK_ERR_UNSUPPORTED,      /* valid, but not something cuzk does */
-    CUZK_ERR_INTERNAL,         /* a broken invariant: a bug */
-    CUZK_ERR_CUDA,             /* a CUDA runtime call or kernel launch failed */
-    CUZK_ERR_NO_DEVICE,        /* GPU work asked for where there is no GPU */
-    CUZK_ERR_TIMEOUT,          /* a wait reached its deadline */
-    CUZK_ERR_CANCELLED,        /* a wait was cancelled */
-    CUZK_ERR_BUSY,             /* not possible now without waiting; may succeed later */
-    CUZK_ERR_CAPACITY          /* more than a budget can ever grant */
+    CUZK_ERR_ARG,             /* an argument broke the function's contract */
+    CUZK_ERR_LENGTH,          /* input of the wrong length */
+    CUZK_ERR_FLAGS,           /* encoding flag bits that are not allowed */
+    CUZK_ERR_NONCANONICAL,    /* a field element >= its modulus */
+    CUZK_ERR_NOT_ON_CURVE,    /* coordinates that do not satisfy the curve */
+    CUZK_ERR_NOT_IN_SUBGROUP, /* a curve point outside the order-r subgroup */
+    CUZK_ERR_PARSE,           /* text that is not what was expected */
+    CUZK_ERR_IO,              /* a file could not be read or written */
+    CUZK_ERR_FORMAT,          /* a file that does not follow its format */
+    CUZK_ERR_NOMEM,           /* allocation failed */
+    CUZK_ERR_UNSUPPORTED,     /* valid, but not something cuzk does */
+    CUZK_ERR_INTERNAL,        /* a broken invariant: a bug */
+    CUZK_ERR_CUDA,            /* a CUDA runtime call or kernel launch failed */
+    CUZK_ERR_NO_DEVICE,       /* GPU work asked for where there is no GPU */
+    CUZK_ERR_TIMEOUT,         /* a wait reached its deadline */
+    CUZK_ERR_CANCELLED,       /* a wait was cancelled */
+    CUZK_ERR_BUSY,            /* not possible now without waiting; may succeed later */
+    CUZK_ERR_CAPACITY         /* more than a budget can ever grant */
 } cuzk_status;
 
 #define CUZK_ERRMSG_MAX 256

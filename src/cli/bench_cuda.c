@@ -152,8 +152,8 @@ int bench_cuda_msm(int argc, char **argv)
         cuzk_error_t err = {0};
         size_t n = (size_t)1 << o.logs[i];
         if (cuzk_cuda_msm_bench(&res[i], o.g2, n,
-                                o.witness ? CUZK_CUDA_MSM_WITNESS : CUZK_CUDA_MSM_RANDOM,
-                                o.repeats, &err) != CUZK_OK) {
+                                o.witness ? CUZK_CUDA_MSM_WITNESS : CUZK_CUDA_MSM_RANDOM, o.repeats,
+                                &err) != CUZK_OK) {
             fprintf(stderr, "cuzk bench msm: 2^%u: %s\n", o.logs[i], err.msg);
             return 2;
         }
@@ -167,8 +167,8 @@ int bench_cuda_msm(int argc, char **argv)
                res[i].bases_bytes);
         fflush(stdout);
     }
-    printf("\nMSM %s, %s scalars, on %s\n%6s %4s %12s %12s %8s %10s\n", group, sc, dev, "size",
-           "c", "median ms", "floor ms", "ratio", "VRAM MiB");
+    printf("\nMSM %s, %s scalars, on %s\n%6s %4s %12s %12s %8s %10s\n", group, sc, dev, "size", "c",
+           "median ms", "floor ms", "ratio", "VRAM MiB");
     for (int i = 0; i < o.n_logs; i++) {
         double fl = msm_floor_ms(o.logs[i], o.g2);
         printf("  2^%-3u %4u %12.3f %12.3f %8.2f %10.0f\n", o.logs[i], res[i].window_bits,

@@ -69,8 +69,7 @@ cuzk_status cli_parse_bytes(size_t *out, const char *s, cuzk_error_t *err)
     errno = 0;
     double v = s ? strtod(s, &end) : -1;
     if (!s || end == s || errno || v < 0)
-        return cuzk_error_set(err, CUZK_ERR_PARSE, "'%s' is not a size (e.g. 16GiB)",
-                              s ? s : "");
+        return cuzk_error_set(err, CUZK_ERR_PARSE, "'%s' is not a size (e.g. 16GiB)", s ? s : "");
     double mul = 1;
     if (!strcmp(end, "") || !strcmp(end, "B"))
         mul = 1;

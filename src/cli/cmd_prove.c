@@ -163,7 +163,8 @@ static int prove_zkey(prove_args_t *a)
             goto out;
         }
     }
-    if (circuit_from_zkey(&c, &z, &err) != CUZK_OK || groth16_pk_from_zkey(&pk, &z, &err) != CUZK_OK) {
+    if (circuit_from_zkey(&c, &z, &err) != CUZK_OK ||
+        groth16_pk_from_zkey(&pk, &z, &err) != CUZK_OK) {
         rc = cli_fail("prove", zk, &err);
         goto out;
     }
@@ -274,9 +275,9 @@ static int prove_bellperson(prove_args_t *a)
         }
         struct groth16_timings tm;
         groth16_prove_opts_t opts = {a->threads, a->no_verify, &tm};
-        cuzk_status st = blinding(a) ? groth16_prove(&proofs[i], &pk, &c, w.w, &a->r, &a->s,
-                                                     be.be, &opts, &err)
-                                     : CUZK_ERR_ARG;
+        cuzk_status st =
+            blinding(a) ? groth16_prove(&proofs[i], &pk, &c, w.w, &a->r, &a->s, be.be, &opts, &err)
+                        : CUZK_ERR_ARG;
         wtns_free(&w);
         if (st != CUZK_OK) {
             rc = err.msg[0] ? cli_fail("prove", wt, &err) : CLI_USAGE;

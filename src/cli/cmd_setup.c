@@ -26,9 +26,9 @@ int cmd_setup(int argc, char **argv)
         const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--format") && val) {
             i++;
-            conv = !strcmp(val, "bellperson") ? GROTH16_BELLPERSON
+            conv = !strcmp(val, "bellperson")                          ? GROTH16_BELLPERSON
                    : (!strcmp(val, "zkey") || !strcmp(val, "snarkjs")) ? GROTH16_SNARKJS
-                                                                         : -2;
+                                                                       : -2;
         } else if (!strcmp(o, "--seed") && val) {
             seed = strtoull(argv[++i], NULL, 0);
         } else if (!strcmp(o, "--threads") && val) {
@@ -48,8 +48,10 @@ int cmd_setup(int argc, char **argv)
         fputs(USAGE, stderr);
         return CLI_USAGE;
     }
-    fprintf(stderr, "cuzk setup: WARNING: insecure test setup (toxic waste from seed %llu); "
-                    "for tests only\n", (unsigned long long)seed);
+    fprintf(stderr,
+            "cuzk setup: WARNING: insecure test setup (toxic waste from seed %llu); "
+            "for tests only\n",
+            (unsigned long long)seed);
     cuzk_error_t err = {0};
     r1cs_t r;
     circuit_t c = {0};

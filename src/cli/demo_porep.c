@@ -47,7 +47,8 @@ static int demo_engine_job(const groth16_pk_t *pk, const circuit_t *c, const fr_
     ks.check = c;
     engine_witness_t w[DEMO_PARTS];
     for (int p = 0; p < DEMO_PARTS; p++)
-        w[p] = (engine_witness_t){.form = ENGINE_WITNESS_FR, .w = ws + (size_t)p * n_vars, .n = n_vars};
+        w[p] = (engine_witness_t){
+            .form = ENGINE_WITNESS_FR, .w = ws + (size_t)p * n_vars, .n = n_vars};
     engine_job_spec_t spec;
     memset(&spec, 0, sizeof spec);
     spec.kind = ENGINE_KIND_BELLPERSON;

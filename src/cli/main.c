@@ -39,13 +39,21 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"demo", cmd_demo},     {"bench", cmd_bench},   {"prove", cmd_prove},
-                {"verify", cmd_verify}, {"setup", cmd_setup},   {"info", cmd_info},
-                {"export-vkey", cmd_export_vkey}, {"gen-circuit", cmd_gen_circuit},
+    } cmds[] = {{"demo", cmd_demo},
+                {"bench", cmd_bench},
+                {"prove", cmd_prove},
+                {"verify", cmd_verify},
+                {"setup", cmd_setup},
+                {"info", cmd_info},
+                {"export-vkey", cmd_export_vkey},
+                {"gen-circuit", cmd_gen_circuit},
                 {"timeline", cmd_timeline},
-                {"submit", cmd_submit},           {"await", cmd_await},
-                {"status", cmd_status},           {"cancel", cmd_cancel},
-                {"preload", cmd_preload},         {"evict", cmd_evict},
+                {"submit", cmd_submit},
+                {"await", cmd_await},
+                {"status", cmd_status},
+                {"cancel", cmd_cancel},
+                {"preload", cmd_preload},
+                {"evict", cmd_evict},
                 {"daemon", cmd_daemon}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))

@@ -161,7 +161,8 @@ cuzk_status g1_from_dec(g1_affine_t *out, const char *const in[3], point_check c
     if (!g1_affine_is_on_curve(&p) || g1_affine_is_inf(&p))
         return cuzk_error_set(err, CUZK_ERR_NOT_ON_CURVE, "G1 JSON: point is not on the curve");
     if (chk == POINT_CHECK_SUBGROUP && !g1_affine_in_subgroup(&p))
-        return cuzk_error_set(err, CUZK_ERR_NOT_IN_SUBGROUP, "G1 JSON: point is not in the subgroup");
+        return cuzk_error_set(err, CUZK_ERR_NOT_IN_SUBGROUP,
+                              "G1 JSON: point is not in the subgroup");
     *out = p;
     return CUZK_OK;
 }
@@ -191,7 +192,8 @@ cuzk_status g2_from_dec(g2_affine_t *out, const char *const in[3][2], point_chec
     if (!g2_affine_is_on_curve(&p) || g2_affine_is_inf(&p))
         return cuzk_error_set(err, CUZK_ERR_NOT_ON_CURVE, "G2 JSON: point is not on the curve");
     if (chk == POINT_CHECK_SUBGROUP && !g2_affine_in_subgroup(&p))
-        return cuzk_error_set(err, CUZK_ERR_NOT_IN_SUBGROUP, "G2 JSON: point is not in the subgroup");
+        return cuzk_error_set(err, CUZK_ERR_NOT_IN_SUBGROUP,
+                              "G2 JSON: point is not in the subgroup");
     *out = p;
     return CUZK_OK;
 }

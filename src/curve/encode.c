@@ -34,8 +34,8 @@ static cuzk_status flags_check(int *inf, int *sign, const uint8_t *in, size_t n,
         for (size_t i = 1; i < n; i++)
             rest |= in[i];
         if (rest || *sign)
-            return cuzk_error_set(err, CUZK_ERR_FLAGS,
-                                  "%s: infinity flag with other bits set", what);
+            return cuzk_error_set(err, CUZK_ERR_FLAGS, "%s: infinity flag with other bits set",
+                                  what);
     }
     return CUZK_OK;
 }

@@ -137,16 +137,16 @@ void pairing_final_exp(fp12_t *out, const fp12_t *f)
      * hashing to G2" (SAC 2011): m^(l3 p^3 + l2 p^2 + l1 p + l0)
      * = m^(3 (p^4 - p^2 + 1)/r); tools/gen_constants.py checks the identity. */
     t1 = m;
-    cyclotomic_exp_x(&t2, &t1);       /* m^x */
+    cyclotomic_exp_x(&t2, &t1); /* m^x */
     fp12_cyclotomic_sqr(&t3, &t1);
     fp12_conj(&t3, &t3);
-    fp12_mul(&t3, &t3, &t2);          /* m^(x - 2) */
-    cyclotomic_exp_x(&t4, &t3);       /* m^(x^2 - 2x) */
-    cyclotomic_exp_x(&t5, &t4);       /* m^(x^3 - 2x^2) */
+    fp12_mul(&t3, &t3, &t2);    /* m^(x - 2) */
+    cyclotomic_exp_x(&t4, &t3); /* m^(x^2 - 2x) */
+    cyclotomic_exp_x(&t5, &t4); /* m^(x^3 - 2x^2) */
     cyclotomic_exp_x(&t6, &t5);
     fp12_cyclotomic_sqr(&t0, &t2);
-    fp12_mul(&t6, &t6, &t0);          /* m^(x^4 - 2x^3 + 2x) */
-    cyclotomic_exp_x(&t7, &t6);       /* m^(x^5 - 2x^4 + 2x^2) */
+    fp12_mul(&t6, &t6, &t0);    /* m^(x^4 - 2x^3 + 2x) */
+    cyclotomic_exp_x(&t7, &t6); /* m^(x^5 - 2x^4 + 2x^2) */
 
     fp12_mul(&r, &t2, &t5);
     fp12_frobenius(&r, &r, 2);

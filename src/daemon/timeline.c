@@ -451,7 +451,7 @@ static int draw_legend(strbuf_t *b, const eventlog_rec_t *recs, size_t n, int wi
             rows++;
         }
         strbuf_fmt(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y - 10,
-               col);
+                   col);
         strbuf_fmt(b, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 17, y, name);
         x += item_w;
     }
@@ -488,7 +488,7 @@ static void draw_axis(strbuf_t *b, const scale_t *sc, const window_t *w, int top
     double step = tick_step(span_s, (int)(sc->w / TICK_PX));
     int dec = tick_decimals(step);
     strbuf_fmt(b, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#444\"/>\n", sc->x0,
-           bottom, sc->x0 + sc->w, bottom);
+               bottom, sc->x0 + sc->w, bottom);
     /* Tick k at k * step, for the k inside the window (both >= 0). */
     double lo = from_s / step - 1e-9, hi = (from_s + span_s) / step + 1e-9;
     long long k0 = lo <= 0 ? 0 : (long long)lo + ((double)(long long)lo < lo);
@@ -497,13 +497,13 @@ static void draw_axis(strbuf_t *b, const scale_t *sc, const window_t *w, int top
         double t = (double)k * step;
         double x = sc->x0 + (t - from_s) / span_s * sc->w;
         strbuf_fmt(b,
-               "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#dddddd\"/>"
-               "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#444\"/>"
-               "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
-               x, top, x, bottom, x, bottom, x, bottom + 5, x, bottom + 18, dec, t);
+                   "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#dddddd\"/>"
+                   "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#444\"/>"
+                   "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
+                   x, top, x, bottom, x, bottom, x, bottom + 5, x, bottom + 18, dec, t);
     }
     strbuf_fmt(b, "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n",
-           sc->x0 + sc->w / 2, bottom + 36);
+               sc->x0 + sc->w / 2, bottom + 36);
 }
 
 static void draw_rec(strbuf_t *b, const scale_t *sc, const window_t *w, const eventlog_rec_t *r,
@@ -514,7 +514,7 @@ static void draw_rec(strbuf_t *b, const scale_t *sc, const window_t *w, const ev
     double x0 = x_of(sc, s), x1 = e > s ? x_of(sc, e) : x0;
     double wd = x1 - x0 < 0.5 ? 0.5 : x1 - x0; /* a short stage stays visible */
     strbuf_fmt(b, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x0, y, wd,
-           LANE_H, timeline_stage_colour(r->stage));
+               LANE_H, timeline_stage_colour(r->stage));
     if (r->status != 0)
         STRBUF_LIT(b, " stroke=\"#000\" stroke-width=\"1.5\"");
     strbuf_fmt(b, "><title>job %llu", (unsigned long long)r->job);
@@ -559,15 +559,15 @@ static void draw(strbuf_t *b, const layout_t *l, const window_t *w, const timeli
     int bottom = y > top ? y - GROUP_GAP + 4 : top + 20;
     int height = bottom + AXIS_H;
     strbuf_fmt(b,
-           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-           "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-           "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
-           width, height, width, height, width, height);
+               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+               "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
+               width, height, width, height, width, height);
     strbuf_fmt(b,
-           "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">cuzk pipeline: %zu "
-           "stage runs, %.3f s to %.3f s</text>\n",
-           l->n, (double)(w->from - w->t0) / 1e9, (double)(w->to - w->t0) / 1e9);
+               "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">cuzk pipeline: %zu "
+               "stage runs, %.3f s to %.3f s</text>\n",
+               l->n, (double)(w->from - w->t0) / 1e9, (double)(w->to - w->t0) / 1e9);
     if (legend.nomem)
         b->nomem = 1;
     else if (legend.len)
@@ -581,10 +581,10 @@ static void draw(strbuf_t *b, const layout_t *l, const window_t *w, const timeli
         char name[32];
         device_name(name, sizeof name, l->devices[g]);
         strbuf_fmt(b,
-               "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#f2f2f2\"/>"
-               "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>"
-               "<text x=\"10\" y=\"%d\">busy %.1f%%</text>\n",
-               sc.x0, y, sc.w, h, y + 15, name, y + 30, 100 * busy[g].fraction);
+                   "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"#f2f2f2\"/>"
+                   "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>"
+                   "<text x=\"10\" y=\"%d\">busy %.1f%%</text>\n",
+                   sc.x0, y, sc.w, h, y + 15, name, y + 30, 100 * busy[g].fraction);
         y += h + GROUP_GAP;
     }
     if (!l->n_devices)

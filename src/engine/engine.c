@@ -102,7 +102,8 @@ void eng_emit(engine_t *e, const eng_job_t *job, int part, int dev, engine_stage
 {
     if (!e->cfg.on_event)
         return;
-    engine_event_t ev = {job ? job->id : 0, part, dev, stage, engine_stage_str(stage), t0, t1, st,
+    engine_event_t ev = {job ? job->id : 0,       part, dev, stage,
+                         engine_stage_str(stage), t0,   t1,  st,
                          job ? job->user : NULL};
     e->cfg.on_event(e->cfg.event_ctx, &ev);
 }
@@ -236,7 +237,7 @@ void eng_job_settle_maybe(engine_t *e, eng_job_t *j)
     }
     count_final(e, j);
     CUZK_ASSERT(!e->cfg.on_done || j->note); /* made at submit, taken once */
-    if (j->note) { /* delivered by eng_unlock */
+    if (j->note) {                           /* delivered by eng_unlock */
         j->note->done = (engine_done_t){j->id, (int)j->state, j->user};
         if (e->notes_last)
             e->notes_last->next = j->note;

@@ -106,7 +106,7 @@ struct eng_job {
     cuzk_priority prio;
     void *user;            /* engine_job_spec_t.user */
     struct eng_note *note; /* its on_done, made at submit so it cannot fail later */
-    engine_key_t *key; /* a reference, dropped when settled */
+    engine_key_t *key;     /* a reference, dropped when settled */
     uint32_t n_public;
     size_t n;
     eng_task_t *tasks;

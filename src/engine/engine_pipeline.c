@@ -458,8 +458,8 @@ static void emit_parts(engine_t *e, eng_task_t *t, int device, const struct grot
         uint64_t end = at + (uint64_t)(part[i] * 1e9);
         if (end > t1)
             end = t1;
-        eng_emit(e, t->job, (int)t->index, device, (engine_stage)(ENGINE_STAGE_LOAD + i), at,
-                 end, CUZK_OK);
+        eng_emit(e, t->job, (int)t->index, device, (engine_stage)(ENGINE_STAGE_LOAD + i), at, end,
+                 CUZK_OK);
         at = end;
     }
 }

@@ -48,8 +48,8 @@ struct engine_sim {
 typedef struct sim_backend {
     groth16_backend_t be; /* first: the engine holds &be */
     engine_sim_t *sim;
-    size_t budget;            /* the admitted plan budget; 0: the capacity */
-    const void *hold;         /* the key (circuit) this backend holds resident, or NULL */
+    size_t budget;    /* the admitted plan budget; 0: the capacity */
+    const void *hold; /* the key (circuit) this backend holds resident, or NULL */
 } sim_backend_t;
 
 /* mu held. Drops b's hold on its key. */

@@ -44,8 +44,8 @@ cuzk_status circuit_from_zkey(circuit_t *out, const zkey_t *z, cuzk_error_t *err
         uint64_t n = z->n_coefs - at < CHUNK ? z->n_coefs - at : CHUNK;
         st = zkey_coefs_get(buf, z, at, n);
         for (uint64_t i = 0; i < n && st == CUZK_OK; i++)
-            st = circuit_builder_add(b, buf[i].matrix == ZKEY_A ? CIRCUIT_A : CIRCUIT_B,
-                                     buf[i].row, buf[i].wire, &buf[i].value, err);
+            st = circuit_builder_add(b, buf[i].matrix == ZKEY_A ? CIRCUIT_A : CIRCUIT_B, buf[i].row,
+                                     buf[i].wire, &buf[i].value, err);
     }
     free(buf);
     if (st != CUZK_OK) {
@@ -88,8 +88,8 @@ cuzk_status groth16_pk_from_zkey(groth16_pk_t *pk, const zkey_t *z, cuzk_error_t
     return CUZK_OK;
 }
 
-cuzk_status groth16_pk_from_params(groth16_pk_t *pk, const bellperson_params_t *p,
-                                   uint32_t n_vars, cuzk_error_t *err)
+cuzk_status groth16_pk_from_params(groth16_pk_t *pk, const bellperson_params_t *p, uint32_t n_vars,
+                                   cuzk_error_t *err)
 {
     memset(pk, 0, sizeof *pk);
     uint64_t m = p->h.n + 1;
@@ -98,9 +98,8 @@ cuzk_status groth16_pk_from_params(groth16_pk_t *pk, const bellperson_params_t *
                               "params: %llu H points is not a power-of-two domain minus one",
                               (unsigned long long)p->h.n);
     if (p->vk.n_ic > n_vars)
-        return cuzk_error_set(err, CUZK_ERR_ARG,
-                              "params: %zu inputs but the circuit has %u wires", p->vk.n_ic,
-                              n_vars);
+        return cuzk_error_set(err, CUZK_ERR_ARG, "params: %zu inputs but the circuit has %u wires",
+                              p->vk.n_ic, n_vars);
     if (vk_copy(&pk->vk, &p->vk) != CUZK_OK)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "params: out of memory");
     unsigned log_m = 0;

@@ -47,7 +47,7 @@ static unsigned FB(choose_window)(size_t n)
 }
 
 typedef struct FB(build_ctx) {
-    FB(table_t) *t;
+    FB(table_t) * t;
     const FB_AFF *win_base; /* 2^(wk) G for each window */
     size_t chunk;           /* table entries per work item */
     size_t items_per_win;
@@ -82,13 +82,13 @@ static void FB(build_range)(void *vctx, size_t begin, size_t end)
     free(jac);
 }
 
-static void FB(table_free)(FB(table_t) *t)
+static void FB(table_free)(FB(table_t) * t)
 {
     free(t->pts);
     t->pts = NULL;
 }
 
-static cuzk_status FB(table_build)(FB(table_t) *t, unsigned w, int threads)
+static cuzk_status FB(table_build)(FB(table_t) * t, unsigned w, int threads)
 {
     t->w = w;
     t->n_win = (FB_SCALAR_BITS + w - 1) / w;
@@ -154,8 +154,8 @@ static void FB(add_slow)(FB_AFF *acc, const FB_AFF *p)
  * window: each window's additions share one inversion (Montgomery's trick),
  * so an addition costs 5M + 1S instead of a mixed Jacobian addition's
  * 7M + 4S, and no conversion is left at the end. */
-static void FB(mul_chunk)(FB_AFF *out, const FB(table_t) *t, const fr_t *k, size_t cnt,
-                          const FB(chunk_scratch_t) *s)
+static void FB(mul_chunk)(FB_AFF *out, const FB(table_t) * t, const fr_t *k, size_t cnt,
+                          const FB(chunk_scratch_t) * s)
 {
     for (size_t i = 0; i < cnt; i++) {
         fr_to_limbs(s->limbs[i], &k[i]);
@@ -210,7 +210,7 @@ static void FB(mul_chunk)(FB_AFF *out, const FB(table_t) *t, const fr_t *k, size
 }
 
 typedef struct FB(mul_ctx) {
-    const FB(table_t) *t;
+    const FB(table_t) * t;
     FB_AFF *out;
     const fr_t *k;
     size_t n;
@@ -239,7 +239,7 @@ static void FB(mul_range)(void *vctx, size_t begin, size_t end)
     free(s.add);
 }
 
-static cuzk_status FB(mul_table)(FB_AFF *out, const FB(table_t) *t, const fr_t *k, size_t n,
+static cuzk_status FB(mul_table)(FB_AFF *out, const FB(table_t) * t, const fr_t *k, size_t n,
                                  int threads)
 {
     FB(mul_ctx_t) x = {t, out, k, n, 0};

@@ -87,8 +87,8 @@ static void g1_add_affine_to(g1_jac_t *acc, const g1_affine_t *p)
 /* The MSM stages through a backend's h_scalars and msm entries. */
 static cuzk_status backend_msms(groth16_msms_t *m, const groth16_pk_t *pk,
                                 const groth16_query_indices_t *ix, const circuit_t *c,
-                                const fr_t *w, int need_b1, const groth16_backend_t *be,
-                                int th, cuzk_error_t *err)
+                                const fr_t *w, int need_b1, const groth16_backend_t *be, int th,
+                                cuzk_error_t *err)
 {
     query_scalars_t q;
     size_t msize = (size_t)1 << pk->log_m;
@@ -132,9 +132,8 @@ out:
 }
 
 cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
-                          const fr_t *w, const fr_t *r, const fr_t *s,
-                          const groth16_backend_t *be, const groth16_prove_opts_t *opts,
-                          cuzk_error_t *err)
+                          const fr_t *w, const fr_t *r, const fr_t *s, const groth16_backend_t *be,
+                          const groth16_prove_opts_t *opts, cuzk_error_t *err)
 {
     static const groth16_prove_opts_t defaults = {0, 0, NULL};
     if (!opts)

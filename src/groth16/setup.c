@@ -98,7 +98,6 @@ static void lag_range(void *vctx, size_t begin, size_t end)
     free(pre);
 }
 
-
 static cuzk_status lagrange(fr_t *out, size_t n, const fr_t *tau, const fr_t *g, const fr_t *step,
                             const fr_t *zfac, int threads)
 {
@@ -180,8 +179,6 @@ static void k_range(void *vctx, size_t begin, size_t end)
 
 /* ---- the key ---- */
 
-
-
 /* Everything setup allocates besides the key. */
 typedef struct scratch {
     fr_t *lag, *u, *v, *w, *sa, *sb, *sh;
@@ -209,7 +206,6 @@ static fr_t *gather(const fr_t *col, const uint32_t *idx, size_t n)
             s[k] = col[idx[k]];
     return s;
 }
-
 
 static cuzk_status check_args(const groth16_key_t *out, const circuit_t *c, groth16_convention conv,
                               const groth16_toxic_t *tw, cuzk_error_t *err)
@@ -261,7 +257,6 @@ static cuzk_status make_points(groth16_key_t *k, const scratch_t *s, int threads
         return st;
     return setup_g2_mul_gen(k->b_g2, s->sb, k->n_b, threads);
 }
-
 
 /* The scalars of every query into s; sets the key's counts. */
 static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t *c,
@@ -316,8 +311,7 @@ static cuzk_status make_scalars(groth16_key_t *k, scratch_t *s, const circuit_t 
     if ((st = parallel_for(m - 1, 4096, threads, pow_range, &px)) != CUZK_OK)
         return st;
     /* the prover's own rule, so that key and prover agree by construction */
-    groth16_pk_t shape = {.conv = GROTH16_BELLPERSON, .n_vars = c->n_vars,
-                          .n_public = c->n_public};
+    groth16_pk_t shape = {.conv = GROTH16_BELLPERSON, .n_vars = c->n_vars, .n_public = c->n_public};
     groth16_query_indices_t ix;
     if ((st = groth16_query_indices(&ix, &shape, c, NULL)) != CUZK_OK)
         return st;

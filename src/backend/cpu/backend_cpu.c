@@ -47,8 +47,8 @@ static cuzk_status cpu_h_scalars(void *ctx, fr_t *p, const circuit_t *c, const f
     (void)ctx;
     size_t m = (size_t)1 << log_m;
     if (c->n_rows > m)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, domain only %zu",
-                              c->n_rows, m);
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, domain only %zu", c->n_rows,
+                              m);
     fr_t *b = bigmem_alloc(m * sizeof *b), *cc = bigmem_alloc(m * sizeof *cc);
     ntt_domain_t d = {0};
     cuzk_status st = CUZK_ERR_NOMEM;
@@ -119,5 +119,5 @@ static cuzk_status cpu_msm_g2(void *ctx, g2_jac_t *out, const msm_bases_t *b, co
     return msm_g2(out, b, s, n, threads);
 }
 
-const groth16_backend_t GROTH16_BACKEND_CPU = {"cpu",      NULL,       cpu_h_scalars,
-                                               cpu_msm_g1, cpu_msm_g2, NULL, NULL};
+const groth16_backend_t GROTH16_BACKEND_CPU = {"cpu",      NULL, cpu_h_scalars, cpu_msm_g1,
+                                               cpu_msm_g2, NULL, NULL};

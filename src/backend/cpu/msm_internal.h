@@ -33,10 +33,10 @@
 #endif
 
 #define MSM_C_MAX MSM_WINDOW_MAX /* msm.h */
-#define MSM_SCALAR_BITS 256 /* digits cover bits [0, 256): k < r < 2^255 */
-#define MSM_GLV_BITS 129    /* digits cover bits [0, 129): k1, k2 < z < 2^128 */
-#define MSM_BLOCK 512       /* scalars per block when balancing thread ranges */
-#define MSM_CHUNK 256       /* points a thread decodes at a time */
+#define MSM_SCALAR_BITS 256      /* digits cover bits [0, 256): k < r < 2^255 */
+#define MSM_GLV_BITS 129         /* digits cover bits [0, 129): k1, k2 < z < 2^128 */
+#define MSM_BLOCK 512            /* scalars per block when balancing thread ranges */
+#define MSM_CHUNK 256            /* points a thread decodes at a time */
 /* Bucket scratch of all threads together that one pass may use; with more,
  * fewer windows share a pass over the bases (each pass decodes them again). */
 #define MSM_BUCKET_BUDGET ((size_t)64 << 20)

@@ -62,8 +62,8 @@ extern "C" cuzk_status cuzk_cuda_device_describe(char *out, size_t out_len, int 
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total_bytes,
-                                               int device, cuzk_error_t *err)
+extern "C" cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total_bytes, int device,
+                                               cuzk_error_t *err)
 {
     if (!free_bytes || !total_bytes)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_device_memory: NULL output");

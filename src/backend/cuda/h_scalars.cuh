@@ -10,12 +10,11 @@
  *
  * A plan holds everything one (domain size, convention) needs: the NTT
  * domain and coset tables and the scratch vectors b, c (m elements each;
- * a is the caller's p; bellperson's c reuses b, once a b is formed). Its device bytes are known before it is made
- * (cuda_h_plan_bytes), for the memory plan; it is made once (cudaMalloc on
- * the current device) and serves one call at a time; calls allocate
- * nothing and only enqueue work on their stream. The circuit is shared,
- * read-only. On failure init leaves the plan zeroed; free releases it
- * (cudaFree) and zeroes it; NULL is ignored. */
+ * a is the caller's p; bellperson's c reuses b, once a b is formed). Its device bytes are known
+ * before it is made (cuda_h_plan_bytes), for the memory plan; it is made once (cudaMalloc on the
+ * current device) and serves one call at a time; calls allocate nothing and only enqueue work on
+ * their stream. The circuit is shared, read-only. On failure init leaves the plan zeroed; free
+ * releases it (cudaFree) and zeroes it; NULL is ignored. */
 #ifndef CUZK_CUDA_H_SCALARS_CUH
 #define CUZK_CUDA_H_SCALARS_CUH
 

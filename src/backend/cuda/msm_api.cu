@@ -46,12 +46,11 @@ static cuzk_status host_msm(void *out, int g2, const msm_bases_t *bases, const f
     memset(&plan, 0, sizeof plan);
     if ((st = CUDA_CHECK(cudaMalloc(&d_bases, bb), err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaMalloc((void **)&d_s, n * sizeof(dfr_t)), err)) != CUZK_OK ||
-        (st = cuda_msm_plan_init(&plan, g2 ? CUDA_CURVE_G2 : CUDA_CURVE_G1, n, 0, err)) !=
-            CUZK_OK)
+        (st = cuda_msm_plan_init(&plan, g2 ? CUDA_CURVE_G2 : CUDA_CURVE_G1, n, 0, err)) != CUZK_OK)
         goto out;
-    if ((st = CUDA_CHECK(cudaMemcpyAsync(d_s, scalars, n * sizeof(dfr_t), cudaMemcpyHostToDevice,
-                                         x.stream),
-                         err)) != CUZK_OK)
+    if ((st = CUDA_CHECK(
+             cudaMemcpyAsync(d_s, scalars, n * sizeof(dfr_t), cudaMemcpyHostToDevice, x.stream),
+             err)) != CUZK_OK)
         goto out;
     if (g2)
         st = cuda_bases_upload_g2((dg2_affine_t *)d_bases, bases, n, x.stream, err);
@@ -60,9 +59,11 @@ static cuzk_status host_msm(void *out, int g2, const msm_bases_t *bases, const f
     if (st != CUZK_OK)
         goto out;
     if (g2)
-        st = cuda_msm_g2((g2_jac_t *)out, &plan, (const dg2_affine_t *)d_bases, d_s, n, x.stream, err);
+        st = cuda_msm_g2((g2_jac_t *)out, &plan, (const dg2_affine_t *)d_bases, d_s, n, x.stream,
+                         err);
     else
-        st = cuda_msm_g1((g1_jac_t *)out, &plan, (const dg1_affine_t *)d_bases, d_s, n, x.stream, err);
+        st = cuda_msm_g1((g1_jac_t *)out, &plan, (const dg1_affine_t *)d_bases, d_s, n, x.stream,
+                         err);
 out:
     (void)cudaStreamSynchronize(x.stream);
     cuda_msm_plan_free(&plan);
@@ -261,8 +262,7 @@ static cuzk_status bench_bases(void *d_bases, int g2, size_t n, cudaStream_t s, 
 }
 
 extern "C" cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, size_t n,
-                                           cuzk_cuda_msm_scalars kind, int reps,
-                                           cuzk_error_t *err)
+                                           cuzk_cuda_msm_scalars kind, int reps, cuzk_error_t *err)
 {
     if (!out || reps < 1 || n == 0 || n >= ((size_t)1 << 31))
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_msm_bench: bad arguments");

@@ -124,9 +124,9 @@ static cuzk_status h_on_device(fr_t *p, const circuit_t *c, const fr_t *w, unsig
     if (st == CUZK_OK)
         st = cuda_h_plan_init(&plan, log_m, conv, stream, err);
     if (st == CUZK_OK) /* the scratch vectors too: each must be written before it is read */
-        st = CUDA_CHECK(cudaMemsetAsync(plan.b, POISON, (plan.c == plan.b ? 1 : 2) * m * sizeof(dfr_t),
-                                        stream),
-                        err);
+        st = CUDA_CHECK(
+            cudaMemsetAsync(plan.b, POISON, (plan.c == plan.b ? 1 : 2) * m * sizeof(dfr_t), stream),
+            err);
     if (st == CUZK_OK)
         st = alloc_poisoned(&dw, w_bytes, stream, err);
     if (st == CUZK_OK)

@@ -2,11 +2,13 @@
  * a CUDA GPU through the CUDA backend, or the CPU as a simulated device
  * (engine_sim.h) with the given budget.
  *
- * CUDA accounting: every worker's backend holds its own copy of the key and
- * circuit (cuda_backend.h: one backend serves one proof at a time), so the
- * device's resident bytes are workers x (key + circuit) and each worker
- * plans under budget / workers; scratch is one proof's per-proof buffers.
- * A key store shared by the workers of a device would save the copies. */
+ * CUDA accounting (cuzk_cuda_backend_plan_shared): when the key, the
+ * circuit and every worker's scratch fit the budget, the workers share one
+ * resident copy of key and circuit (resident bytes: one copy); otherwise
+ * each worker streams with its own circuit and chunk buffers on its share
+ * of the budget (resident bytes: workers x those). Scratch is one proof's
+ * per-proof buffers. Each proof then plans under the budget the engine
+ * admitted (backend.h's device_admit_t), so the layout is the engine's. */
 #ifndef CUZK_CLI_ENGINE_DEVICE_H
 #define CUZK_CLI_ENGINE_DEVICE_H
 

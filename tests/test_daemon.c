@@ -389,6 +389,9 @@ static void test_timeout_cancel(void **state)
     await_ok(r->d, &res, c, ENGINE_JOB_CANCELLED);
     assert_int_equal(res.error.code, CUZK_ERR_CANCELLED);
     daemon_result_free(&res);
+    /* b's proof, which starts after a's, runs long enough to be seen
+     * running and cancelled even on a slow (sanitized, loaded) machine */
+    engine_sim_set_delay(r->sim, 3000000);
     /* a kept running through its timeouts */
     await_ok(r->d, &res, a, ENGINE_JOB_DONE);
     check_bp(&res, 1);

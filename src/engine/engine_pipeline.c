@@ -364,9 +364,10 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
     ledger_stats(&dev->ledger, &ls);
     eng_unlock(e);
     *streamed = !resident;
-    *adm = (device_admit_t){dev->d.vram_capacity, 1}; /* eng_key_plan's budget */
-    if (resident)
+    if (resident) {
+        *adm = (device_admit_t){dev->d.vram_capacity, 1}; /* eng_key_plan's budget */
         return OUT_PROVED;
+    }
     size_t res = 0, scr = 0;
     *adm = (device_admit_t){ls.capacity - ls.persistent, 0};
     if (dev->d.plan(dev->d.ctx, k->spec.pk, k->spec.circuit, adm->budget, &res, &scr, err) !=

@@ -83,12 +83,19 @@ static void held_take(engine_sim_t *s, sim_backend_t *b, const void *key, size_t
     }
 }
 
-/* What the plan under budget keeps resident (0: it streams). */
-static size_t plan_resident(const engine_sim_config_t *cfg, unsigned log_m, size_t budget)
+/* A key of 2^log_m rows held resident, and one proof's scratch. */
+static void sim_sizes(const engine_sim_config_t *cfg, unsigned log_m, size_t *res, size_t *scr)
 {
     size_t m = (size_t)1 << log_m;
-    size_t res = cfg->resident_base + cfg->resident_per_row * m;
-    size_t scr = cfg->scratch_base + cfg->scratch_per_row * m;
+    *res = cfg->resident_base + cfg->resident_per_row * m;
+    *scr = cfg->scratch_base + cfg->scratch_per_row * m;
+}
+
+/* What the plan under budget keeps resident (0: it streams), as sim_plan. */
+static size_t plan_resident(const engine_sim_config_t *cfg, unsigned log_m, size_t budget)
+{
+    size_t res, scr;
+    sim_sizes(cfg, log_m, &res, &scr);
     return res + scr <= budget ? res : 0;
 }
 
@@ -251,8 +258,7 @@ static cuzk_status sim_plan(void *ctx, const groth16_pk_t *pk, const circuit_t *
     engine_sim_config_t cfg = s->cfg;
     pthread_mutex_unlock(&s->mu);
     size_t m = (size_t)1 << pk->log_m;
-    *resident = cfg.resident_base + cfg.resident_per_row * m;
-    *scratch = cfg.scratch_base + cfg.scratch_per_row * m;
+    sim_sizes(&cfg, pk->log_m, resident, scratch);
     if (fail)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sim plan: injected out of device memory");
     if (*resident + *scratch <= budget)

@@ -61,7 +61,7 @@ byte want[NW];          /* units asked while waiting */
 byte eff[NW];           /* effective priority while waiting */
 byte q[NW];             /* waiting workers in arrival order */
 byte qlen;
-bit loaded;             /* KEY1 resident */
+byte loaded;            /* KEY1: 0 not held, 1 resident, 2 demoted (leaving) */
 
 hidden byte h, j, pos;  /* d_step scratch, not part of the state */
 
@@ -223,18 +223,21 @@ end_c:
 #endif
 
 /* ledger_reserve_persistent of KEY1 at NORMAL, and ledger_release on
- * eviction; it may also keep the key for good. */
+ * eviction, directly or after ledger_demote (an evicted key whose holders
+ * have yet to drop it: loaded 2); it may also keep the key for good. */
 active proctype residency() {
 end_r:
     do
     :: d_step {
-           !loaded && KEY1 <= CAP - reserved && NONE_AT_LEAST(NORMAL) &&
+           loaded == 0 && KEY1 <= CAP - reserved && NONE_AT_LEAST(NORMAL) &&
            ALL_FIT(CAP - persistent - KEY1) ->
            reserved = reserved + KEY1; persistent = persistent + KEY1; loaded = 1
        }
-    :: d_step { loaded -> reserved = reserved - KEY1; persistent = persistent - KEY1; loaded = 0;
-                dispatch() }
-    :: loaded -> break
+    :: d_step { loaded == 1 -> reserved = reserved - KEY1; persistent = persistent - KEY1;
+                loaded = 0; dispatch() }
+    :: d_step { loaded == 1 -> persistent = persistent - KEY1; loaded = 2 }
+    :: d_step { loaded == 2 -> reserved = reserved - KEY1; loaded = 0; dispatch() }
+    :: loaded == 1 -> break
     od
 }
 

@@ -459,9 +459,28 @@ static void rig_start(rig_t *r)
     r->kbp10 = rig_key(r, &g_bp10, "bp10", 1);
 }
 
+/* Waits (up to 5 s) until no device has a stage reservation, a waiter or a
+ * busy worker: an evicted key's reservation lasts until its idle holders
+ * have dropped it, which they do as soon as they wake. */
+static void rig_settle(rig_t *r)
+{
+    for (int i = 0; i < 5000; i++) {
+        engine_stats_t st;
+        engine_stats(r->e, &st);
+        int quiet = 1;
+        for (int d = 0; d < r->n; d++)
+            quiet &= st.devices[d].ledger.reserved == st.devices[d].ledger.persistent &&
+                     st.devices[d].ledger.waiters == 0 && st.devices[d].busy_workers == 0;
+        if (quiet)
+            return;
+        sleep_ms(1);
+    }
+}
+
 /* No stage reservation left anywhere: reserved == persistent, no waiter. */
 static void rig_check_ledgers(rig_t *r)
 {
+    rig_settle(r);
     engine_stats_t st;
     engine_stats(r->e, &st);
     assert_int_equal(st.n_devices, (unsigned)r->n);
@@ -473,11 +492,11 @@ static void rig_check_ledgers(rig_t *r)
 }
 
 /* What the backends keep on each device between proofs is reserved: a key
- * that travelled with a proof left nothing behind. (Not yet true after an
- * eviction: a worker drops an evicted key only before its next proof, see
- * issue 18's note; hence only where no key is evicted.) */
+ * that travelled with a proof left nothing behind, and an evicted one is
+ * gone from every backend once its reservation is. */
 static void rig_check_held(rig_t *r)
 {
+    rig_settle(r);
     engine_stats_t st;
     engine_stats(r->e, &st);
     for (int d = 0; d < r->n; d++) {
@@ -1649,6 +1668,7 @@ static void test_residency(void **state)
     assert_int_equal(res.timings[0].device, 1);
     assert_int_equal(res.timings[0].streamed, 0);
     engine_result_free(&res);
+    rig_check_held(&r); /* sj6 and bp6 were evicted: no backend holds them */
     rig_stop(&r);
 
     /* 100 KiB: bp6 (64 + 64 KiB) never resident, streams (64 + 32 KiB) */
@@ -1667,6 +1687,7 @@ static void test_residency(void **state)
     assert_int_equal(st.devices[0].streamed, 2);
     assert_int_equal(st.devices[0].resident_keys, 0);
     assert_int_equal(st.devices[0].ledger.peak_reserved, 96 * KIB);
+    rig_check_held(&r);
     rig_stop(&r);
 }
 
@@ -1704,6 +1725,7 @@ static void test_residency_alternate(void **state)
     engine_sim_stats_t ss;
     engine_sim_stats(r.sim[0], &ss);
     assert_true(ss.evicts >= 1); /* a worker dropped an evicted key's copy */
+    rig_check_held(&r);
     rig_stop(&r);
 }
 
@@ -1855,6 +1877,7 @@ static void test_stress(void **state)
            (unsigned long long)st.devices[1].streamed, (unsigned long long)st.devices[2].streamed);
     assert_true(proofs >= done);
     assert_true(st.devices[1].evictions + st.devices[2].evictions > 0);
+    rig_check_held(&r); /* evicted keys left every backend */
     tu_watchdog_stop(&wd);
     engine_key_release(r.e, kbp2);
     free(jobs);

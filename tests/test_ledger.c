@@ -583,6 +583,41 @@ static void test_release_idempotent(void **state)
     assert_int_equal(ledger_destroy(&l, &err), CUZK_OK);
 }
 
+/* A demoted reservation keeps its bytes but is no longer resident: a
+ * request too large beside it while persistent waits for it instead of
+ * failing, and gets it when it is released. */
+static void test_demote(void **state)
+{
+    (void)state;
+    ledger_t l;
+    ledger_resv_t key, empty = LEDGER_RESV_EMPTY;
+    cuzk_error_t err;
+    assert_int_equal(ledger_init(&l, 10, &err), CUZK_OK);
+    assert_int_equal(ledger_demote(&empty, &err), CUZK_ERR_ARG);
+    assert_int_equal(ledger_reserve_persistent(&l, &key, 6, CUZK_PRIO_LOW, &err), CUZK_OK);
+    ledger_resv_t r;
+    assert_int_equal(ledger_admit(&l, &r, 5, CUZK_PRIO_NORMAL, NULL, &err), CUZK_ERR_CAPACITY);
+    assert_int_equal(ledger_demote(&key, &err), CUZK_OK);
+    assert_int_equal(key.kind, LEDGER_STAGE);
+    assert_int_equal(key.bytes, 6);
+    ledger_stats_t s = stats_of(&l);
+    assert_int_equal(s.persistent, 0);
+    assert_int_equal(s.reserved, 6);
+    assert_int_equal(ledger_demote(&key, &err), CUZK_OK); /* a stage one stays */
+    waiter_t w;
+    waiter_start(&w, &l, 5, CUZK_PRIO_NORMAL, 1);
+    sleep_us(20000);
+    assert_false(is_done(&w)); /* 4 free: it waits for the leaving bytes */
+    ledger_release(&key);
+    waiter_join(&w);
+    assert_int_equal(w.st, CUZK_OK);
+    ledger_release(&w.r);
+    s = stats_of(&l);
+    assert_int_equal(s.reserved, 0);
+    assert_int_equal(s.released, 2);
+    assert_int_equal(ledger_destroy(&l, &err), CUZK_OK);
+}
+
 static void test_shrink(void **state)
 {
     (void)state;
@@ -1033,15 +1068,25 @@ int main(void)
     tu_watchdog_t wd; /* the whole run: a hang anywhere fails it */
     tu_watchdog_start(&wd, "all tests", 120, NULL, NULL);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_args),           cmocka_unit_test(test_all_or_nothing),
-        cmocka_unit_test(test_order),          cmocka_unit_test(test_head_not_bypassed),
-        cmocka_unit_test(test_aging_order),    cmocka_unit_test(test_aging_flood),
-        cmocka_unit_test(test_too_large),      cmocka_unit_test(test_timeout),
-        cmocka_unit_test(test_cancel_token),   cmocka_unit_test(test_cancel_token_two_ledgers),
-        cmocka_unit_test(test_cancel_waiters), cmocka_unit_test(test_release_idempotent),
-        cmocka_unit_test(test_shrink),         cmocka_unit_test(test_set_capacity),
-        cmocka_unit_test(test_persistent),     cmocka_unit_test(test_stats),
-        cmocka_unit_test(test_stress),         cmocka_unit_test(test_predecessor_deadlock),
+        cmocka_unit_test(test_args),
+        cmocka_unit_test(test_all_or_nothing),
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_head_not_bypassed),
+        cmocka_unit_test(test_aging_order),
+        cmocka_unit_test(test_aging_flood),
+        cmocka_unit_test(test_too_large),
+        cmocka_unit_test(test_timeout),
+        cmocka_unit_test(test_cancel_token),
+        cmocka_unit_test(test_cancel_token_two_ledgers),
+        cmocka_unit_test(test_cancel_waiters),
+        cmocka_unit_test(test_release_idempotent),
+        cmocka_unit_test(test_shrink),
+        cmocka_unit_test(test_demote),
+        cmocka_unit_test(test_set_capacity),
+        cmocka_unit_test(test_persistent),
+        cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_stress),
+        cmocka_unit_test(test_predecessor_deadlock),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     tu_watchdog_stop(&wd);

@@ -30,7 +30,9 @@
  * a device reserves the key's resident bytes there persistently (never
  * waiting); when that is refused, idle keys on that device (no partition of
  * theirs assigned to it) are evicted least recently used first and the
- * reservation retried; when it is still refused the partition runs
+ * reservation retried (an evicted key's bytes count as reserved until the
+ * workers whose backends held it have dropped it, which idle workers do at
+ * once); when it is still refused the partition runs
  * "streaming": the key stays off the device's books and the partition's
  * scratch admission includes what streaming needs (the device's plan under
  * the budget left). A key in use on a device is never evicted there. A
@@ -54,8 +56,9 @@
  *    threads at once, except engine_new and engine_destroy, which need every
  *    other call on that engine to have returned;
  *  - blocking: only engine_await and engine_drain wait (up to their
- *    timeout); submit never waits for the pipeline (an accepted job's inputs
- *    are copied and queued);
+ *    timeout), and engine_key_preload for evicted keys to leave the device
+ *    (idle workers free them at once); submit never waits for the pipeline
+ *    (an accepted job's inputs are copied and queued);
  *  - callbacks (device plan/backend functions, the event hook) run on the
  *    engine's threads; a key destructor runs on whichever thread dropped the
  *    key's last reference (an engine thread, or the caller's inside an

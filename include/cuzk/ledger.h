@@ -185,6 +185,13 @@ cuzk_status ledger_reserve_persistent(ledger_t *l, ledger_resv_t *out, size_t by
  * bytes more than held). */
 cuzk_status ledger_shrink(ledger_resv_t *r, size_t bytes, cuzk_error_t *err);
 
+/* Turns a persistent reservation into a stage one, keeping its bytes: data
+ * that is leaving the device (an evicted key that a backend has yet to free)
+ * is held until it is gone, and is no longer resident, so requests may wait
+ * for it as for any stage. A stage reservation is left as it is.
+ * Returns: CUZK_OK; CUZK_ERR_ARG (empty reservation). */
+cuzk_status ledger_demote(ledger_resv_t *r, cuzk_error_t *err);
+
 /* Returns the reservation to its ledger, wakes waiters that now fit, and
  * empties *r. Idempotent: an empty reservation (or NULL) is a no-op. */
 void ledger_release(ledger_resv_t *r);

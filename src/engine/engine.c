@@ -376,6 +376,7 @@ static void engine_free(engine_t *e)
         if (e->devs[d].ledger_ok)
             ledger_destroy(&e->devs[d].ledger, NULL);
         free(e->devs[d].workers);
+        free(e->devs[d].drains);
     }
     free(e->devs);
     free(e->pool);
@@ -409,13 +410,15 @@ static cuzk_status engine_start(engine_t *e, const engine_device_t *devices, cuz
         if ((st = ledger_set_aging(&d->ledger, c->aging_ns, err)) != CUZK_OK)
             return st;
         d->workers = calloc((size_t)d->d.workers, sizeof *d->workers);
-        if (!d->workers)
+        d->drains = calloc((size_t)d->d.workers, sizeof *d->drains);
+        if (!d->workers || !d->drains)
             return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: no memory");
     }
     for (unsigned i = 0; i < e->n_devs; i++)
         for (int w = 0; w < e->devs[i].d.workers; w++) {
             eng_worker_t *wk = &e->devs[i].workers[w];
             wk->dev = &e->devs[i];
+            wk->index = w;
             if (pthread_create(&wk->tid, NULL, eng_worker_main, wk) != 0)
                 return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: cannot start a worker");
             wk->started = 1;

@@ -147,12 +147,26 @@ struct engine_key {
 
 typedef struct eng_worker {
     eng_device_t *dev;
+    int index; /* in dev->workers */
     pthread_t tid;
     int started;
     groth16_backend_t *be;
-    const engine_key_t *last_key; /* compared only, never dereferenced */
-    int evict_pending;
+    /* The key be may hold on the device (NULL: none); compared only, never
+     * dereferenced. Set before a proof or load with the key, which keeps it
+     * in use (never evicted) until it ends. */
+    const engine_key_t *last_key;
+    int evict_pending; /* drop what be holds, then leave the drains */
 } eng_worker_t;
+
+/* An evicted key's reservation, kept (as a stage reservation: it is leaving)
+ * until every worker whose backend may hold the key has dropped it, so the
+ * ledger never counts bytes free that a backend still holds. A worker is in
+ * at most one drain (it drops before it can hold another key), so a device
+ * needs one slot per worker. */
+typedef struct eng_drain {
+    ledger_resv_t resv; /* empty: the slot is free */
+    uint64_t mask;      /* workers yet to drop, by index */
+} eng_drain_t;
 
 struct eng_device {
     engine_t *e;
@@ -162,6 +176,8 @@ struct eng_device {
     ledger_t ledger;
     int ledger_ok;
     eng_worker_t *workers;
+    eng_drain_t *drains; /* d.workers slots */
+    unsigned n_drains;   /* slots in use */
     unsigned idle, busy;
     uint64_t idle_gen; /* moves when a key stops being in use here */
     uint64_t proofs, failures, streamed, evictions;
@@ -238,8 +254,12 @@ eng_task_t *eng_queue_pick(const eng_queue_t *q, uint64_t now, uint64_t aging_ns
 /* engine_keys.c */
 void eng_key_ref(engine_key_t *k);
 void eng_key_unref(engine_t *e, engine_key_t *k);
-/* Evicts k on device d (must be idle there). */
+/* Evicts k on device d (must be idle there). Its reservation is released
+ * once the workers whose backends may hold k have dropped it (a drain). */
 void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev);
+/* With the mutex: worker w of dev holds nothing now; drains it was the
+ * last holder of are released. */
+void eng_worker_dropped(engine_t *e, eng_device_t *dev, int w);
 /* Makes room for `need` bytes on dev by evicting idle keys other than keep,
  * least recently used first, but only when that can make need fit now.
  * Returns 1 when need fits now afterwards. */

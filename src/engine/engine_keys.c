@@ -18,31 +18,60 @@ void eng_key_ref(engine_key_t *k)
     k->refs++;
 }
 
-/* Workers that last proved with k drop what their backend holds first. */
-static void mark_workers(eng_device_t *dev, const engine_key_t *k)
+void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev)
 {
+    key_dev_t *kd = &k->dev[dev->index];
+    /* the workers whose backends may hold k drop it before anything else */
+    uint64_t mask = 0;
     for (int w = 0; w < dev->d.workers; w++)
         if (dev->workers[w].last_key == k) {
             dev->workers[w].evict_pending = 1;
             dev->workers[w].last_key = NULL;
+            mask |= 1ull << w;
         }
-}
-
-void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev)
-{
-    (void)e;
-    key_dev_t *kd = &k->dev[dev->index];
     if (kd->resv.ledger) {
-        ledger_release(&kd->resv);
         dev->evictions++;
+        eng_drain_t *slot = NULL;
+        for (unsigned i = 0; mask && i < (unsigned)dev->d.workers && !slot; i++)
+            if (!dev->drains[i].resv.ledger)
+                slot = &dev->drains[i];
+        CUZK_ASSERT(!mask || slot);
+        if (slot && ledger_demote(&kd->resv, NULL) == CUZK_OK) {
+            slot->resv = kd->resv;
+            slot->mask = mask;
+            kd->resv = LEDGER_RESV_EMPTY;
+            dev->n_drains++;
+        } else {
+            ledger_release(&kd->resv);
+        }
     }
+    if (mask)
+        pthread_cond_broadcast(&e->ready_cv); /* idle holders wake to drop it */
     /* a load done or failed is forgotten; a pending one is dropped by the
      * worker that finds it no longer resident (it holds a reference) */
     if (kd->warm == ENGINE_WARM_DONE || kd->warm == ENGINE_WARM_FAILED) {
         kd->warm = ENGINE_WARM_NONE;
         kd->warm_done = kd->warm_total = 0;
     }
-    mark_workers(dev, k);
+}
+
+void eng_worker_dropped(engine_t *e, eng_device_t *dev, int w)
+{
+    dev->workers[w].evict_pending = 0;
+    int released = 0;
+    for (unsigned i = 0; dev->n_drains && i < (unsigned)dev->d.workers; i++) {
+        eng_drain_t *dr = &dev->drains[i];
+        if (!dr->resv.ledger || !(dr->mask >> w & 1))
+            continue;
+        dr->mask &= ~(1ull << w);
+        if (!dr->mask) {
+            ledger_release(&dr->resv);
+            dev->n_drains--;
+            released = 1;
+        }
+    }
+    if (released)
+        pthread_cond_broadcast(&e->ready_cv); /* a residency waiting for them */
 }
 
 void eng_key_unref(engine_t *e, engine_key_t *k)
@@ -233,6 +262,17 @@ static cuzk_status check_dev(const engine_t *e, int device, const char *who, cuz
     return CUZK_OK;
 }
 
+/* With the mutex: k resident on dev, waiting for evicted keys to leave
+ * (their holders are idle workers, woken for it: a short wait). */
+static int preload_resident(engine_t *e, engine_key_t *k, eng_device_t *dev)
+{
+    int ok;
+    while (!(ok = eng_key_make_resident(e, k, dev, CUZK_PRIO_CRITICAL)) && dev->n_drains &&
+           !e->stopping)
+        eng_wait(e, &e->ready_cv);
+    return ok;
+}
+
 cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_error_t *err)
 {
     if (!e || !k)
@@ -250,7 +290,7 @@ cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_er
                             "engine_key_preload: key '%s' does not fit device %s (%zu bytes): it "
                             "streams",
                             k->name, dev->name, dev->d.vram_capacity);
-    else if (!eng_key_make_resident(e, k, dev, CUZK_PRIO_CRITICAL)) {
+    else if (!preload_resident(e, k, dev)) {
         ledger_stats_t ls;
         ledger_stats(&dev->ledger, &ls);
         st = cuzk_error_set(err, kd->resident > ls.capacity ? CUZK_ERR_CAPACITY : CUZK_ERR_BUSY,

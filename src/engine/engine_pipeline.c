@@ -358,7 +358,12 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
     engine_t *e = dev->e;
     engine_key_t *k = t->job->key;
     pthread_mutex_lock(&e->mu);
-    int resident = eng_key_make_resident(e, k, dev, t->job->prio);
+    int resident;
+    /* Evicted keys leave once their holders (other workers, woken for it)
+     * have dropped them: wait for that rather than stream. */
+    while (!(resident = eng_key_make_resident(e, k, dev, t->job->prio)) && dev->n_drains &&
+           k->dev[dev->index].resident && !e->stopping)
+        eng_wait(e, &e->ready_cv);
     *scratch = k->dev[dev->index].scratch;
     ledger_stats_t ls;
     ledger_stats(&dev->ledger, &ls);
@@ -377,6 +382,32 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
     return OUT_PROVED;
 }
 
+/* Drops what this worker's backend holds on the device (called without
+ * the mutex), then leaves the drains it was in. */
+static void worker_drop(eng_worker_t *wk)
+{
+    eng_device_t *dev = wk->dev;
+    engine_t *e = dev->e;
+    if (wk->be && dev->d.evict)
+        dev->d.evict(dev->d.ctx, wk->be);
+    pthread_mutex_lock(&e->mu);
+    eng_worker_dropped(e, dev, wk->index);
+    eng_unlock(e);
+}
+
+/* With the mutex, before the worker's backend is used with k: the backend
+ * is to hold k only, so anything else it may hold (an evicted key, or the
+ * key of its last proof) is dropped first (1: call worker_drop). From here
+ * until the proof or load ends k is in use here, so no eviction names this
+ * worker, and it never waits for a drain it is part of. */
+static int worker_claim(eng_worker_t *wk, const engine_key_t *k)
+{
+    int drop = wk->evict_pending || (wk->last_key && wk->last_key != k);
+    wk->evict_pending = 0;
+    wk->last_key = k;
+    return drop;
+}
+
 /* Residency and the scratch size for t on this worker's device. When
  * neither fits, idle keys are evicted and it tries again; with none to
  * evict it is blocked while another key is in use here, else failed. */
@@ -386,6 +417,11 @@ static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, de
     eng_device_t *dev = wk->dev;
     engine_t *e = dev->e;
     engine_key_t *k = t->job->key;
+    pthread_mutex_lock(&e->mu);
+    int drop = worker_claim(wk, k);
+    eng_unlock(e);
+    if (drop)
+        worker_drop(wk);
     if (eng_key_plan(e, k, dev, err) != CUZK_OK)
         return OUT_FAILED;
     outcome o = OUT_FAILED;
@@ -403,12 +439,6 @@ static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, de
     }
     if (o != OUT_PROVED)
         return o;
-    pthread_mutex_lock(&e->mu);
-    int pending = wk->evict_pending;
-    wk->evict_pending = 0;
-    eng_unlock(e);
-    if (pending && wk->be && dev->d.evict)
-        dev->d.evict(dev->d.ctx, wk->be);
     if (!wk->be && dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, err) != CUZK_OK) {
         wk->be = NULL;
         return OUT_FAILED;
@@ -564,9 +594,12 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
     if (o == OUT_PROVED) {
         dev->proofs++;
         dev->streamed += (uint64_t)t->tm.streamed;
-        wk->last_key = t->tm.streamed ? NULL : j->key; /* a travelling key was dropped */
+        if (t->tm.streamed)
+            wk->last_key = NULL; /* a travelling key was dropped */
         t->tm.device = dev->index;
     }
+    if (!wk->be)
+        wk->last_key = NULL; /* freed after a failure */
     if (j->final || o == OUT_DISCARD) {
         t->where = TASK_DROPPED;
         eng_task_free_buffers(t);
@@ -639,15 +672,13 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
     kd->warm_done = 0;
     kd->warm_total = kd->resident;
     kd->in_use++; /* not evicted while it loads */
-    int pending = wk->evict_pending;
-    wk->evict_pending = 0;
-    wk->last_key = k; /* the backend holds it now: an eviction tells this worker */
+    int drop = worker_claim(wk, k);
     eng_unlock(e);
     cuzk_error_t err = {0};
     cuzk_status st = CUZK_OK;
     uint64_t t0 = ledger_clock_ns();
-    if (pending && wk->be && dev->d.evict)
-        dev->d.evict(dev->d.ctx, wk->be);
+    if (drop)
+        worker_drop(wk);
     if (!wk->be && (st = dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, &err)) != CUZK_OK)
         wk->be = NULL;
     warm_progress_t wp = {e, kd};
@@ -684,6 +715,13 @@ void *eng_worker_main(void *arg)
         pick_ctx_t pc = {e, dev};
         while (!e->stopping && !(t = eng_queue_pick(&e->ready_q, ledger_clock_ns(), e->cfg.aging_ns,
                                                     ready_ok, &pc))) {
+            if (wk->evict_pending) { /* an eviction named this idle worker */
+                wk->evict_pending = 0;
+                eng_unlock(e);
+                worker_drop(wk);
+                pthread_mutex_lock(&e->mu);
+                continue;
+            }
             engine_key_t *wkey = dev->d.warm ? warm_pick(e, dev) : NULL;
             if (wkey) { /* no task to run here: a preload's load */
                 warm_run(wk, wkey);
@@ -707,5 +745,9 @@ void *eng_worker_main(void *arg)
     if (wk->be)
         dev->d.backend_free(dev->d.ctx, wk->be);
     wk->be = NULL;
+    pthread_mutex_lock(&e->mu);
+    wk->last_key = NULL;
+    eng_worker_dropped(e, dev, wk->index);
+    eng_unlock(e);
     return NULL;
 }

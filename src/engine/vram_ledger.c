@@ -483,6 +483,22 @@ cuzk_status ledger_shrink(ledger_resv_t *r, size_t bytes, cuzk_error_t *err)
     return CUZK_OK;
 }
 
+cuzk_status ledger_demote(ledger_resv_t *r, cuzk_error_t *err)
+{
+    if (!r || !ledger_ok(r->ledger))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "ledger_demote: not a held reservation");
+    ledger_t *l = r->ledger;
+    pthread_mutex_lock(&l->mu);
+    if (r->kind == LEDGER_PERSISTENT) {
+        /* Nothing is freed, so no waiter is granted; persistent only falls,
+         * so every queued request still fits. */
+        l->persistent -= r->bytes;
+        r->kind = LEDGER_STAGE;
+    }
+    pthread_mutex_unlock(&l->mu);
+    return CUZK_OK;
+}
+
 void ledger_release(ledger_resv_t *r)
 {
     if (!r || !ledger_ok(r->ledger))

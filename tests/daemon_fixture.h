@@ -7,7 +7,7 @@
  * and .wtns witnesses of DFIX_BP_PARTS partitions kept in memory.
  * dfix_teardown frees them and removes the folder.
  *
- * A dfix_rig_t is one daemon on a simulated CPU device (engine_sim.h) under
+ * A dfix_rig_t is one daemon on a simulated CPU device (sim_device.h) under
  * a watchdog; test_daemon_rpc.c's rig puts a transport around one.
  *
  * Rules: one dfix_t per test binary, set up once per cmocka group; the
@@ -20,7 +20,7 @@
 
 #include "cuzk/config.h"
 #include "cuzk/daemon.h"
-#include "cuzk/engine_sim.h"
+#include "sim_device.h"
 #include "cuzk/gen.h"
 #include "cuzk/groth16.h"
 #include "cuzk/setup.h"
@@ -72,7 +72,7 @@ void dfix_check_bp(const dfix_t *f, const uint8_t *proof, size_t proof_len, cons
  * test's teardown to close (open says whether it must). */
 typedef struct dfix_rig {
     engine_sim_t *sim;
-    engine_device_t dev;
+    device_t dev;
     cuzk_config_t cfg;
     daemon_t *d;
     tu_watchdog_t wd;

@@ -1,5 +1,5 @@
 /* Daemon core tests (include/cuzk/daemon.h), CPU only, on simulated devices
- * (include/cuzk/engine_sim.h).
+ * (tests/sim_device.h).
  *
  * Fixture (daemon_fixture.h, shared with test_daemon_rpc.c), in a mkdtemp
  * folder under /tmp (removed at the end): a circuit registry holding the
@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "cuzk/daemon.h"
-#include "cuzk/engine_sim.h"
+#include "sim_device.h"
 #include "cuzk/eventlog.h"
 #include "cuzk/journal.h"
 #include "cuzk/request.h"

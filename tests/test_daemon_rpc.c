@@ -1,5 +1,5 @@
 /* The cuzk.v1 handlers (include/cuzk/daemon_rpc.h) end to end in one
- * process: a daemon on a simulated CPU device (engine_sim.h), an rpc server
+ * process: a daemon on a simulated CPU device (sim_device.h), an rpc server
  * with daemon_rpc_handlers on a temporary unix socket, and the rpc client.
  *
  * Fixture (daemon_fixture.h, shared with test_daemon.c), in a mkdtemp
@@ -51,7 +51,7 @@
 
 #include "cuzk/daemon.h"
 #include "cuzk/daemon_rpc.h"
-#include "cuzk/engine_sim.h"
+#include "sim_device.h"
 #include "cuzk/rpc.h"
 
 #define CALL_MS 120000 /* client deadline of calls expected to answer */

@@ -1,5 +1,5 @@
 /* Proving engine tests (include/cuzk/engine.h), CPU only, on simulated
- * devices (include/cuzk/engine_sim.h).
+ * devices (tests/sim_device.h).
  *
  * Fixtures: random satisfiable circuits of 2^6 and 2^10 rows (the shape of
  * `cuzk bench prove`: seeds, products, then the input rows) with INSECURE
@@ -32,7 +32,7 @@
 #include "cuzk/backend_cpu.h"
 #include "cuzk/encode.h"
 #include "cuzk/engine.h"
-#include "cuzk/engine_sim.h"
+#include "sim_device.h"
 #include "cuzk/setup.h"
 
 #define KIB ((size_t)1024)
@@ -398,7 +398,7 @@ typedef struct rig {
     engine_t *e;
     int n;
     engine_sim_t *sim[MAX_DEV];
-    engine_device_t dev[MAX_DEV];
+    device_t dev[MAX_DEV];
     engine_config_t cfg;
     evlog_t log;
     donelog_t done;
@@ -1691,6 +1691,47 @@ static void test_residency(void **state)
     rig_stop(&r);
 }
 
+/* The device decides once: a backend refuses to prove in a layout other
+ * than the one the engine admitted. Here the device's plan says "streamed"
+ * where its backends would keep the key resident, and the job fails with
+ * that disagreement named instead of proving in a layout nobody admitted. */
+static cuzk_status (*g_true_plan)(void *, device_plan_t *, const groth16_pk_t *, const circuit_t *,
+                                  size_t, cuzk_error_t *);
+static cuzk_status lying_plan(void *ctx, device_plan_t *out, const groth16_pk_t *pk,
+                              const circuit_t *c, size_t budget, cuzk_error_t *err)
+{
+    cuzk_status st = g_true_plan(ctx, out, pk, c, budget, err);
+    out->layout = DEVICE_STREAMED;
+    return st;
+}
+
+static void test_layout_decided_once(void **state)
+{
+    (void)state;
+    rig_t r;
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    g_true_plan = r.dev[0].plan;
+    r.dev[0].plan = lying_plan;
+    rig_start(&r);
+    engine_job_id_t id = submit_simple(&r, CUZK_PRIO_NORMAL);
+    engine_result_t res;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_await(r.e, id, 60000, &res, &err), CUZK_ERR_INTERNAL);
+    assert_int_equal(res.state, ENGINE_JOB_FAILED);
+    assert_non_null(strstr(res.error.msg, "admitted the streamed layout"));
+    engine_result_free(&res);
+    /* with the true plan the same job proves */
+    r.dev[0].plan = g_true_plan;
+    rig_stop(&r);
+    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    rig_start(&r);
+    id = submit_simple(&r, CUZK_PRIO_NORMAL);
+    await_ok(&r, id, &res);
+    assert_int_equal(res.timings[0].streamed, 0);
+    engine_result_free(&res);
+    rig_stop(&r);
+}
+
 /* Two keys alternating on a device that holds one: the idle one is evicted
  * (LRU), a busy one waits for the other to go idle instead of failing. */
 static void test_residency_alternate(void **state)
@@ -1978,27 +2019,17 @@ int main(void)
 {
     tu_init("test_engine");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matches_cpu),
-        cmocka_unit_test(test_witness_fn),
-        cmocka_unit_test(test_witness_pool),
-        cmocka_unit_test(test_preload_warm),
-        cmocka_unit_test(test_multi_partition),
-        cmocka_unit_test(test_priority_critical),
-        cmocka_unit_test(test_priority_aging),
-        cmocka_unit_test(test_bad_specs),
-        cmocka_unit_test(test_cancel_queued),
-        cmocka_unit_test(test_cancel_running),
-        cmocka_unit_test(test_await_timeout),
-        cmocka_unit_test(test_fail_plan_backend),
-        cmocka_unit_test(test_fail_prove),
-        cmocka_unit_test(test_fail_witness),
-        cmocka_unit_test(test_predecessor),
-        cmocka_unit_test(test_residency),
-        cmocka_unit_test(test_residency_alternate),
-        cmocka_unit_test(test_backpressure),
-        cmocka_unit_test(test_stress),
-        cmocka_unit_test(test_travel_admitted),
-        cmocka_unit_test(test_destroy_busy),
+        cmocka_unit_test(test_matches_cpu),         cmocka_unit_test(test_witness_fn),
+        cmocka_unit_test(test_witness_pool),        cmocka_unit_test(test_preload_warm),
+        cmocka_unit_test(test_multi_partition),     cmocka_unit_test(test_priority_critical),
+        cmocka_unit_test(test_priority_aging),      cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_cancel_queued),       cmocka_unit_test(test_cancel_running),
+        cmocka_unit_test(test_await_timeout),       cmocka_unit_test(test_fail_plan_backend),
+        cmocka_unit_test(test_fail_prove),          cmocka_unit_test(test_fail_witness),
+        cmocka_unit_test(test_predecessor),         cmocka_unit_test(test_residency),
+        cmocka_unit_test(test_residency_alternate), cmocka_unit_test(test_layout_decided_once),
+        cmocka_unit_test(test_backpressure),        cmocka_unit_test(test_stress),
+        cmocka_unit_test(test_travel_admitted),     cmocka_unit_test(test_destroy_busy),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/engine_sim.h"
+#include "sim_device.h"
 #include "cuzk/gen.h"
 #include "cuzk/setup.h"
 #include "cuzk/timeline.h"
@@ -718,7 +718,7 @@ static void test_engine_end_to_end(void **state)
     engine_sim_config_t sc;
     memset(&sc, 0, sizeof sc);
     assert_int_equal(engine_sim_new(&sim, &sc, &err), CUZK_OK);
-    engine_device_t dev;
+    device_t dev;
     engine_sim_device(&dev, sim, "sim", (size_t)1 << 30, 2);
     engine_config_t cfg;
     engine_config_default(&cfg);

@@ -14,7 +14,7 @@ root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$root"
 
 # Layers from the bottom; a layer may include its own and lower ones.
-layers=(util field curve model formats backend_cpu backend_cuda groth16 engine daemon
+layers=(util field curve model circuits formats backend_cpu backend_cuda groth16 engine daemon
         workloads cli)
 
 # Public headers (include/cuzk/NAME.h) by layer.
@@ -23,17 +23,18 @@ declare -A hdr=(
     [fp]=field [fp2]=field [fp6]=field [fp12]=field [fr]=field
     [g1]=curve [g2]=curve [pairing]=curve [encode]=curve [decimal]=curve
     [circuit]=model [proof]=model [bases]=model [pk]=model [key]=model [toxic]=model
-    [backend]=model
+    [backend]=model [device]=model
     [zkey]=formats [wtns]=formats [r1cs]=formats [bellperson]=formats
     [snarkjs_json]=formats [ccs]=formats [key_load]=formats [key_write]=formats
     [msm]=backend_cpu [ntt]=backend_cpu [backend_cpu]=backend_cpu
     [cuda]=backend_cuda [cuda_backend]=backend_cuda [cuda_msm]=backend_cuda
-    [cuda_ntt]=backend_cuda [cuda_selftest]=backend_cuda [cuda_setup]=backend_cuda
+    [cuda_ntt]=backend_cuda [cuda_device]=backend_cuda [cuda_selftest]=backend_cuda [cuda_setup]=backend_cuda
     [groth16]=groth16 [prover]=groth16 [setup]=groth16
-    [engine]=engine [ledger]=engine [priority]=engine [engine_sim]=engine
+    [engine]=engine [ledger]=engine [priority]=engine
     [config]=daemon [daemon]=daemon [daemon_rpc]=daemon [eventlog]=daemon [http]=daemon
     [journal]=daemon [metrics]=daemon [rpc]=daemon [timeline]=daemon
     [gen]=workloads
+    [poseidon]=circuits
 )
 
 rank() {

@@ -39,16 +39,24 @@ typedef struct prove_times {
 /* "load", "upload", "h", "msm_a", "msm_b", "msm_l", "msm_h"; "invalid". */
 const char *prove_part_str(int part);
 
+/* Where a proof's key and circuit live while it runs (device.h's plan). */
+typedef enum device_layout {
+    DEVICE_RESIDENT = 0, /* key and circuit on the device, reusable by the next proof */
+    DEVICE_STREAMED = 1, /* the bases stream from host memory in chunks */
+    DEVICE_LEAN = 2,     /* streamed, and the circuit's matrices stream too */
+} device_layout;
+
 /* What a device's admission ledger granted the next proof on a backend
  * (the engine decides; the backend never re-decides): the budget the
- * engine planned with (engine_device_t.plan's), under which the backend
- * must make the same plan; and whether that plan's resident part is
- * reserved across proofs (kept) or for this proof only (travels: the
- * engine evicts the backend after the proof, so nothing stays on the
- * device unreserved). */
+ * engine planned with (device_t.plan's) and the layout that plan gave,
+ * which the backend's own plan under that budget must equal (it fails the
+ * proof otherwise); and whether the resident part is reserved across
+ * proofs (kept) or for this proof only (travels: the engine evicts the
+ * backend after the proof, so nothing stays on the device unreserved). */
 typedef struct device_admit {
     size_t budget;
     int kept;
+    device_layout layout;
 } device_admit_t;
 
 /* The MSM results of one proof, and what each part took. */

@@ -80,11 +80,11 @@ cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, const groth16_p
                                           const circuit_t *c, size_t budget, int workers,
                                           cuzk_error_t *err);
 
-/* How far a load got: done of total bytes (the engine's engine_progress_fn). */
+/* How far a load got: done of total bytes (the engine's device_progress_fn). */
 typedef void (*cuzk_cuda_progress_fn)(void *pctx, uint64_t done, uint64_t total);
 
 /* Makes the backend hold pk and c on its device now, as the first proof
- * with them would (engine_device_t.warm), calling progress (optional) as
+ * with them would (device_t.warm), calling progress (optional) as
  * the bytes reach the device: the circuit, then the bases in about 64
  * pieces (1 MiB to 1 GiB each). A backend whose copy another backend loads waits and reports
  * nothing, as does a streaming layout. Errors as a proof's. */

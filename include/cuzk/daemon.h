@@ -90,7 +90,7 @@ typedef struct daemon daemon_t;
  * preload circuit that is not in srs.dir); the journal's, the event log's,
  * the HTTP server's, the engine's or a preloaded key's error. On failure
  * nothing is left running. */
-cuzk_status daemon_new(daemon_t **out, const cuzk_config_t *cfg, const engine_device_t *devices,
+cuzk_status daemon_new(daemon_t **out, const cuzk_config_t *cfg, const device_t *devices,
                        unsigned n_devices, cuzk_error_t *err);
 
 /* Stops accepting jobs (daemon_submit: CUZK_ERR_CANCELLED "daemon shutting

@@ -19,7 +19,7 @@
  * the next partition boundary; a running proof is never pre-empted. The
  * device ledgers use the same priorities and aging period.
  *
- * Devices. Each engine_device_t gets one VRAM ledger (ledger.h) with its
+ * Devices. Each device_t gets one VRAM ledger (ledger.h) with its
  * vram_capacity and `workers` worker threads; each worker owns one backend
  * (made lazily with backend_new, remade after a failed proof) and proves one
  * partition at a time, so several workers per device are several proofs in
@@ -73,6 +73,7 @@
 
 #include "cuzk/backend.h"
 #include "cuzk/circuit.h"
+#include "cuzk/device.h"
 #include "cuzk/groth16.h"
 #include "cuzk/ledger.h"
 #include "cuzk/priority.h"
@@ -90,49 +91,17 @@ extern "C" {
 typedef struct engine engine_t;
 typedef struct engine_key engine_key_t;
 typedef uint64_t engine_job_id_t; /* 0 is never a job */
-/* How far a load got: done of total bytes. */
-typedef void (*engine_progress_fn)(void *pctx, uint64_t done, uint64_t total);
 
 /* ---- devices ---- */
 
-/* How one device states its needs and makes its backends. The engine copies
- * the struct (name included); ctx must outlive the engine. */
-typedef struct engine_device {
-    const char *name;     /* for messages and stats (truncated to ENGINE_NAME_MAX - 1) */
-    size_t vram_capacity; /* the device ledger's budget, bytes */
-    int workers;          /* worker threads, each with its own backend (1..64) */
-    void *ctx;
-    /* Makes one backend for this device (device: its index in the config).
-     * Called on the worker's thread, lazily, and again after a failed proof. */
-    cuzk_status (*backend_new)(void *ctx, int device, groth16_backend_t **out, cuzk_error_t *err);
-    void (*backend_free)(void *ctx, groth16_backend_t *be);
-    /* Device bytes to prove with pk and c under budget: resident (key and
-     * circuit, reserved persistently while the key is resident) and scratch
-     * (one proof's peak). When the whole does not fit budget a device that
-     * can stream returns resident 0 and a scratch that includes streaming's
-     * buffers. CUZK_ERR_NOMEM when it cannot prove at all within budget. */
-    cuzk_status (*plan)(void *ctx, const groth16_pk_t *pk, const circuit_t *c, size_t budget,
-                        size_t *resident_bytes, size_t *scratch_bytes, cuzk_error_t *err);
-    /* Optional (NULL: nothing): drop what be holds on the device, called on
-     * the worker's thread before its next proof when a key it last proved
-     * with was evicted from this device. */
-    void (*evict)(void *ctx, groth16_backend_t *be);
-    /* Optional (NULL: none): host memory this device copies from fastest
-     * (page-locked), for the witness buffers when engine_config_t names no
-     * allocator of its own: the first device that has one serves them all
-     * (ctx is that device's). NULL from host_alloc: ordinary memory. */
-    void *(*host_alloc)(void *ctx, size_t bytes);
-    void (*host_free)(void *ctx, void *p, size_t bytes);
-    /* Optional (NULL: a preload only reserves): makes be hold pk and c on
-     * the device now, the load the first proof with them would do, so
-     * that engine_key_preload leaves the key ready. Called on a worker's
-     * thread while it has no task; it reports how far it got through
-     * progress(pctx, done, total) as it goes (bytes; any number of calls,
-     * done never decreasing; none at all is allowed). */
-    cuzk_status (*warm)(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
-                        const circuit_t *c, engine_progress_fn progress, void *pctx,
-                        cuzk_error_t *err);
-} engine_device_t;
+/* Devices are device.h's device_t (copied by engine_new, name included;
+ * ctx must outlive the engine): its plan under the device's whole
+ * vram_capacity decides whether a key can stay resident there, and
+ * backend_new is called on the worker's thread, lazily, and again after a
+ * failed proof; evict is called on the worker's thread when a key its
+ * backend held was evicted; host_alloc serves the witness buffers when
+ * engine_config_t names no allocator of its own (the first device that has
+ * one serves them all); warm loads a preloaded key on an idle worker. */
 
 /* ---- observability ---- */
 
@@ -191,11 +160,11 @@ typedef enum engine_retry {
 } engine_retry;
 
 typedef struct engine_config {
-    const engine_device_t *devices; /* copied */
-    unsigned n_devices;             /* 1..ENGINE_MAX_DEVICES */
-    int witness_threads;            /* witness/verify pool threads (1..256) */
-    int stage_threads;              /* threads inside one parse, check or verify (<= 0: 1) */
-    int prove_threads;              /* groth16_prove's threads (<= 0: all CPUs) */
+    const device_t *devices; /* copied */
+    unsigned n_devices;      /* 1..ENGINE_MAX_DEVICES */
+    int witness_threads;     /* witness/verify pool threads (1..256) */
+    int stage_threads;       /* threads inside one parse, check or verify (<= 0: 1) */
+    int prove_threads;       /* groth16_prove's threads (<= 0: all CPUs) */
     /* Added to the witness/verify pool threads' nice value (0..19; 0:
      * unchanged), so that synthesis never delays the threads that feed
      * the GPUs (Linux; elsewhere ignored). */
@@ -294,7 +263,7 @@ cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_er
  * partition of k is assigned to that device (nothing changes on it). */
 cuzk_status engine_key_evict(engine_t *e, engine_key_t *k, int device, cuzk_error_t *err);
 
-/* A preload's load onto a device (engine_device_t.warm). */
+/* A preload's load onto a device (device_t.warm). */
 typedef enum engine_warm {
     ENGINE_WARM_NONE = 0,    /* not asked for (or the key left the device since) */
     ENGINE_WARM_PENDING = 1, /* waiting for an idle worker */
@@ -405,7 +374,8 @@ typedef struct engine_part_timing {
     uint64_t prove_ns;   /* groth16_prove (last attempt) */
     int device;          /* where it was proved; -1: never */
     unsigned attempts;   /* device attempts made */
-    int streamed;        /* 1 when the key was not resident for it */
+    int streamed;        /* 1 when the key was not resident for it: it travelled with the
+                          * proof, or its layout streams (device.h) */
     prove_times_t parts; /* the prove's parts (the backend's timers; ENGINE_STAGE_LOAD + part) */
 } engine_part_timing_t;
 

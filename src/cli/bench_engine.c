@@ -20,7 +20,6 @@
 #include "cli.h"
 #include "cli_backend.h"
 #include "cli_circuit.h"
-#include "cli_engine_device.h"
 #include "cli_spans.h"
 #include "cli_util.h"
 #include "cuzk/engine.h"
@@ -33,7 +32,7 @@
 typedef struct bench_cfg {
     unsigned log_m;
     int jobs, partitions, check;
-    const char *device;
+    device_kind device; /* resolved */
     size_t budget;
     const groth16_pk_t *pk;
     const circuit_t *c;
@@ -97,8 +96,8 @@ static int await_all(engine_t *e, const engine_job_id_t *ids, int n, uint64_t *l
 static int run_workers(run_out_t *o, const bench_cfg_t *B, int workers)
 {
     cuzk_error_t err = {0};
-    cli_engine_dev_t dctx;
-    engine_device_t dev;
+    cli_device_t dctx;
+    device_t dev;
     engine_t *e = NULL;
     engine_key_t *key = NULL;
     int rc = 2, nproc = parallel_threads(0);
@@ -111,7 +110,7 @@ static int run_workers(run_out_t *o, const bench_cfg_t *B, int workers)
         fprintf(stderr, "cuzk bench engine: out of memory\n");
         goto out;
     }
-    if (cli_engine_device(&dev, &dctx, B->device, B->budget, workers, &err) != CUZK_OK) {
+    if (cli_device_open(&dev, &dctx, B->device, 0, B->budget, workers, &err) != CUZK_OK) {
         rc = cli_fail("bench engine", "--device", &err);
         goto out;
     }
@@ -160,7 +159,6 @@ out:
     if (key)
         engine_key_release(e, key);
     engine_destroy(e);
-    cli_engine_device_free(&dctx);
     if (have_rec)
         span_recorder_free(&rec);
     free(ids);
@@ -179,7 +177,7 @@ static int usage(const char *a)
 
 int bench_engine(int argc, char **argv)
 {
-    bench_cfg_t B = {16, 8, 2, 1, NULL, (size_t)64 << 30, NULL, NULL, NULL};
+    bench_cfg_t B = {16, 8, 2, 1, DEVICE_AUTO, (size_t)64 << 30, NULL, NULL, NULL};
     int workers[MAX_WORKER_RUNS], nw = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -201,9 +199,10 @@ int bench_engine(int argc, char **argv)
             B.partitions = (int)x;
         else if (!strcmp(a, "--workers") && num && x >= 1 && x <= 16 && nw < MAX_WORKER_RUNS)
             workers[nw++] = (int)x;
-        else if (!strcmp(a, "--device"))
-            B.device = v;
-        else if (!strcmp(a, "--vram-budget")) {
+        else if (!strcmp(a, "--device")) {
+            if (!cli_device_arg(&B.device, "bench engine", v))
+                return 2;
+        } else if (!strcmp(a, "--vram-budget")) {
             if (cli_parse_bytes(&B.budget, v, &err) != CUZK_OK)
                 return cli_fail("bench engine", a, &err);
         } else
@@ -245,10 +244,11 @@ int bench_engine(int argc, char **argv)
                "\"workers\":%d,\"vram_budget\":%zu,\"wall_s\":%.4f,\"s_per_proof\":%.4f,"
                "\"speedup\":%.3f,\"busy\":%.3f,\"max_concurrent\":%d,\"overlap\":%.3f,"
                "\"streamed\":%d,\"checked\":%s}\n",
-               B.device ? B.device : "default", B.log_m, B.jobs, B.partitions, workers[k], B.budget,
-               o->wall_s, o->per_proof_s, res[0].wall_s / o->wall_s, o->ov.union_s / o->wall_s,
-               o->ov.max_concurrent, o->ov.union_s > 0 ? o->ov.sum_s / o->ov.union_s : 0,
-               o->streamed, B.check ? "true" : "false");
+               device_kind_str(cli_device_resolve(B.device)), B.log_m, B.jobs, B.partitions,
+               workers[k], B.budget, o->wall_s, o->per_proof_s, res[0].wall_s / o->wall_s,
+               o->ov.union_s / o->wall_s, o->ov.max_concurrent,
+               o->ov.union_s > 0 ? o->ov.sum_s / o->ov.union_s : 0, o->streamed,
+               B.check ? "true" : "false");
         fflush(stdout);
     }
     printf("\nengine 2^%u, %d jobs x %d partitions, every job verified:\n"

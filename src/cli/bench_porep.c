@@ -36,7 +36,6 @@
 
 #include "cli.h"
 #include "cli_backend.h"
-#include "cli_engine_device.h"
 #include "cli_porep_key.h"
 #include "cli_spans.h"
 #include "cli_util.h"
@@ -56,8 +55,8 @@
 typedef struct porep_cfg {
     unsigned log_domain;
     int partitions, proofs, workers, in_flight, check;
-    int devices; /* engine devices, each with `workers` workers */
-    const char *device, *setup;
+    int devices;               /* engine devices, each with `workers` workers */
+    device_kind device, setup; /* resolved */
     size_t budget, host_budget;
     uint64_t seed;
     const char *events; /* event log path, or NULL */
@@ -168,8 +167,8 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
                const cli_porep_key_t *k)
 {
     cuzk_error_t err = {0};
-    cli_engine_dev_t dctx[ENGINE_MAX_DEVICES];
-    engine_device_t dev[ENGINE_MAX_DEVICES];
+    cli_device_t dctx[ENGINE_MAX_DEVICES];
+    device_t dev[ENGINE_MAX_DEVICES];
     engine_t *e = NULL;
     int D = B->devices;
     memset(dctx, 0, sizeof dctx);
@@ -189,10 +188,10 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
         rc = cli_fail("bench porep", "--events", &err);
         goto out;
     }
-    int cuda = B->device ? !strcmp(B->device, "cuda") : cli_have_gpu();
+    int cuda = B->device == DEVICE_CUDA;
     for (int d = 0; d < D; d++)
-        if (cli_engine_device_at(&dev[d], &dctx[d], B->device, d, engine_budget(B, k, cuda, d),
-                                 B->workers, &err) != CUZK_OK) {
+        if (cli_device_open(&dev[d], &dctx[d], B->device, d, engine_budget(B, k, cuda, d),
+                            B->workers, &err) != CUZK_OK) {
             rc = cli_fail("bench porep", D > 1 ? "--devices" : "--device", &err);
             goto out;
         }
@@ -276,7 +275,7 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
 #ifdef CUZK_HAVE_CUDA
     for (int d = 0; d < D; d++) {
         size_t fr = 0, tot = 0;
-        if (dctx[d].cuda && cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK &&
+        if (dctx[d].kind == DEVICE_CUDA && cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK &&
             (double)(tot - fr) / 1073741824.0 > o->vram_used_gib)
             o->vram_used_gib = (double)(tot - fr) / 1073741824.0;
     }
@@ -287,10 +286,9 @@ out:
         engine_key_release(e, key);
     engine_destroy(e);
     for (int d = 0; d < D; d++)
-        cli_engine_device_free(&dctx[d]);
-    if (have_rec && rec.log && eventlog_dropped(rec.log))
-        fprintf(stderr, "cuzk bench porep: %llu events could not be written to %s\n",
-                (unsigned long long)eventlog_dropped(rec.log), B->events);
+        if (have_rec && rec.log && eventlog_dropped(rec.log))
+            fprintf(stderr, "cuzk bench porep: %llu events could not be written to %s\n",
+                    (unsigned long long)eventlog_dropped(rec.log), B->events);
     if (have_rec) {
         eventlog_close(rec.log);
         span_recorder_free(&rec);
@@ -403,11 +401,10 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
             B->in_flight = (int)x;
         else if (!strcmp(a, "--seed") && num && x >= 0)
             B->seed = (uint64_t)x;
-        else if (!strcmp(a, "--device") && (!strcmp(v, "cpu") || !strcmp(v, "cuda")))
-            B->device = v;
-        else if (!strcmp(a, "--setup") && (!strcmp(v, "cpu") || !strcmp(v, "cuda")))
-            B->setup = v;
-        else if (!strcmp(a, "--events") && *v)
+        else if (!strcmp(a, "--device") || !strcmp(a, "--setup")) {
+            if (!cli_device_arg(a[2] == 'd' ? &B->device : &B->setup, "bench porep", v))
+                return CLI_USAGE;
+        } else if (!strcmp(a, "--events") && *v)
             B->events = v;
         else if (!strcmp(a, "--vram-budget") || !strcmp(a, "--host-budget")) {
             size_t *dst = a[2] == 'v' ? &B->budget : &B->host_budget;
@@ -422,18 +419,18 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
 
 int bench_porep(int argc, char **argv)
 {
-    porep_cfg_t B = {12, 10, 3, 1, 2, 0, 1, NULL, NULL, 0, (size_t)32 << 30, 1, NULL};
+    porep_cfg_t B = {12, 10, 3, 1, 2, 0, 1, DEVICE_AUTO, DEVICE_AUTO, 0, (size_t)32 << 30, 1, NULL};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
-    int cuda = B.device ? !strcmp(B.device, "cuda") : cli_have_gpu();
-    const char *dev = cuda ? "cuda" : "cpu";
-    if (!B.setup)
-        B.setup = dev;
+    B.device = cli_device_resolve(B.device);
+    const char *dev = device_kind_str(B.device);
+    if (B.setup == DEVICE_AUTO)
+        B.setup = B.device;
     cuzk_error_t err = {0};
 #ifdef CUZK_HAVE_CUDA
     int present = 0; /* before the setup's minutes, not after */
-    if (cuda && B.devices > 1 && cuzk_cuda_device_count(&present, NULL) == CUZK_OK &&
+    if (B.device == DEVICE_CUDA && B.devices > 1 && cuzk_cuda_device_count(&present, NULL) == CUZK_OK &&
         B.devices > present) {
         fprintf(stderr, "cuzk bench porep: --devices %d: only %d CUDA device%s present\n",
                 B.devices, present, present == 1 ? "" : "s");
@@ -466,8 +463,9 @@ int bench_porep(int argc, char **argv)
     }
     o.setup_s = k.setup_s;
     o.key_on_device = k.on_device;
-    fprintf(stderr, "cuzk bench porep: INSECURE key on %s in %.2f s%s%s%s\n", B.setup, k.setup_s,
-            k.on_device ? " (bases stay in VRAM)" : "", k.detail[0] ? ": " : "", k.detail);
+    fprintf(stderr, "cuzk bench porep: INSECURE key on %s in %.2f s%s%s%s\n",
+            device_kind_str(B.setup), k.setup_s, k.on_device ? " (bases stay in VRAM)" : "",
+            k.detail[0] ? ": " : "", k.detail);
     if ((rc = run(&o, &B, &sh, &c, &k)) != CLI_OK)
         goto out;
     struct rusage ru;

@@ -48,7 +48,7 @@ typedef struct bench_setup {
 
 /* Warm-up, then `repeats` timed proofs on one backend (one budget);
  * prints its JSON line and table. Returns the exit code. */
-static int bench_one(const bench_setup_t *B, const char *device, size_t budget)
+static int bench_one(const bench_setup_t *B, device_kind device, size_t budget)
 {
     cuzk_error_t err = {0};
     cli_backend_t be = {0};
@@ -120,7 +120,7 @@ int bench_prove(int argc, char **argv)
 {
     unsigned log_m = 16;
     int repeats = 5, check = 0, threads = 0, nbudgets = 0;
-    const char *device = NULL;
+    device_kind device = DEVICE_AUTO;
     size_t budgets[MAX_BUDGETS] = {0};
     groth16_convention conv = GROTH16_BELLPERSON;
     for (int i = 1; i < argc; i++) {
@@ -140,7 +140,8 @@ int bench_prove(int argc, char **argv)
         } else if (!strcmp(a, "--threads") && v) {
             threads = atoi(v);
         } else if (!strcmp(a, "--device") && v) {
-            device = v;
+            if (!cli_device_arg(&device, "bench prove", v))
+                return 2;
         } else if (!strcmp(a, "--vram-budget") && v) {
             if (nbudgets == MAX_BUDGETS) {
                 fprintf(stderr, "cuzk bench prove: at most %d --vram-budget values\n", MAX_BUDGETS);

@@ -2,6 +2,7 @@
 #include "cli_backend.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuzk/cuda.h"
-#include "cuzk/cuda_backend.h"
 #endif
 
 int cli_have_gpu(void)
@@ -23,42 +23,72 @@ int cli_have_gpu(void)
 #endif
 }
 
-cuzk_status cli_backend_open(cli_backend_t *out, const char *device, size_t budget,
-                             cuzk_error_t *err)
+device_kind cli_device_resolve(device_kind kind)
+{
+    if (kind == DEVICE_AUTO)
+        return cli_have_gpu() ? DEVICE_CUDA : DEVICE_CPU;
+    return kind;
+}
+
+int cli_device_arg(device_kind *out, const char *cmd, const char *value)
+{
+    cuzk_error_t err = {0};
+    if (device_kind_parse(out, value, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: --device: %s\n", cmd, err.msg);
+        return 0;
+    }
+    *out = cli_device_resolve(*out);
+    return 1;
+}
+
+cuzk_status cli_device_open(device_t *out, cli_device_t *ctx, device_kind kind, int index,
+                            size_t budget, int workers, cuzk_error_t *err)
 {
     memset(out, 0, sizeof *out);
-    out->be = &GROTH16_BACKEND_CPU;
-    int want_cuda;
-    if (!device)
-        want_cuda = cli_have_gpu();
-    else if (!strcmp(device, "cpu"))
-        want_cuda = 0;
-    else if (!strcmp(device, "cuda"))
-        want_cuda = 1;
-    else
-        return cuzk_error_set(err, CUZK_ERR_ARG, "unknown device '%s' (cpu or cuda)", device);
-    if (!want_cuda)
-        return CUZK_OK;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->kind = cli_device_resolve(kind);
+    if (ctx->kind == DEVICE_CPU)
+        return cpu_device_open(out, budget, workers, err);
+    if (ctx->kind != DEVICE_CUDA)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "unknown device kind %d", (int)kind);
 #ifdef CUZK_HAVE_CUDA
-    cuzk_status st = cuzk_cuda_backend_new(&out->owned, 0, budget, err);
-    if (st != CUZK_OK)
-        return st;
-    out->be = out->owned;
-    out->cuda = 1;
-    return CUZK_OK;
+    if (budget == 0) { /* the device's free memory, less headroom */
+        size_t free_b = 0, total = 0;
+        cuzk_status st = cuzk_cuda_device_memory(&free_b, &total, index, err);
+        if (st != CUZK_OK)
+            return st;
+        size_t headroom = (size_t)512 << 20;
+        budget = free_b > 2 * headroom ? free_b - headroom : free_b / 2;
+    }
+    return cuda_device_open(out, &ctx->cuda, index, budget, workers, err);
 #else
+    (void)index;
     (void)budget;
+    (void)workers;
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                           "this build has no CUDA backend (nvcc was not found when it was built)");
 #endif
 }
 
+cuzk_status cli_backend_open(cli_backend_t *out, device_kind kind, size_t budget, cuzk_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    cuzk_status st = cli_device_open(&out->dev, &out->ctx, kind, 0, budget, 1, err);
+    if (st == CUZK_OK)
+        st = out->dev.backend_new(out->dev.ctx, 0, &out->owned, err);
+    if (st != CUZK_OK) {
+        memset(out, 0, sizeof *out);
+        return st;
+    }
+    out->be = out->owned;
+    out->cuda = out->ctx.kind == DEVICE_CUDA;
+    return CUZK_OK;
+}
+
 void cli_backend_close(cli_backend_t *b)
 {
-#ifdef CUZK_HAVE_CUDA
     if (b && b->owned)
-        cuzk_cuda_backend_free(b->owned);
-#endif
+        b->dev.backend_free(b->dev.ctx, b->owned);
     if (b)
         memset(b, 0, sizeof *b);
 }

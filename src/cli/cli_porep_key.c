@@ -67,17 +67,17 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
 #endif
 
 cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,
-                               const char *where, size_t budget, int workers, cuzk_error_t *err)
+                               device_kind where, size_t budget, int workers, cuzk_error_t *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = cli_now();
     cuzk_status st;
-    if (!strcmp(where, "cpu")) {
+    if (where == DEVICE_CPU) {
         (void)budget;
         (void)workers;
         if ((st = groth16_setup(&out->key, c, GROTH16_BELLPERSON, seed, 0, err)) == CUZK_OK)
             groth16_key_pk(&out->pk, &out->key);
-    } else if (!strcmp(where, "cuda")) {
+    } else if (where == DEVICE_CUDA) {
 #ifdef CUZK_HAVE_CUDA
         st = make_cuda(out, c, seed, budget, workers, err);
 #else
@@ -86,7 +86,8 @@ cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_
                            "this build has no CUDA backend (nvcc was not found when it was built)");
 #endif
     } else {
-        st = cuzk_error_set(err, CUZK_ERR_ARG, "unknown setup device '%s' (cpu or cuda)", where);
+        st = cuzk_error_set(err, CUZK_ERR_ARG, "setup device %s (cpu or cuda)",
+                            device_kind_str(where));
     }
     if (st != CUZK_OK) {
         cli_porep_key_free(out);

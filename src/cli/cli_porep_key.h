@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "cuzk/circuit.h"
+#include "cuzk/device.h"
 #include "cuzk/prover.h"
 #include "cuzk/setup.h"
 #include "cuzk/status.h"
@@ -21,15 +22,15 @@ typedef struct cli_porep_key {
     char detail[160];  /* the GPU setup's stage times, or "" */
 } cli_porep_key_t;
 
-/* Makes the key for c from seed on `where` ("cpu" or "cuda"). On the GPU
+/* Makes the key for c from seed on `where` (DEVICE_CPU or DEVICE_CUDA). On the GPU
  * the bases stay there when budget is 0 (no limit) or holds them and what
  * `workers` proofs need beside them (each worker's circuit copy and
  * scratch, cuda_backend.h's plan); otherwise they are downloaded to host
  * memory, from where the backend streams them. Errors from the setups;
- * CUZK_ERR_ARG for an unknown `where`, CUZK_ERR_UNSUPPORTED for cuda in a
+ * CUZK_ERR_ARG for another `where`, CUZK_ERR_UNSUPPORTED for cuda in a
  * build without it. On failure *out is zeroed. */
 cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,
-                               const char *where, size_t budget, int workers, cuzk_error_t *err);
+                               device_kind where, size_t budget, int workers, cuzk_error_t *err);
 /* Bases in VRAM (device 0) moved to host memory, for proving on several
  * devices (each loads or streams its own copy from there); nothing to do
  * when they are already there. The setup time counts the move. */

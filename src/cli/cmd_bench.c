@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cuzk/device.h"
 
 typedef struct bench_entry {
     const char *name;
@@ -30,17 +31,19 @@ static const bench_entry_t CUDA_BENCHES[] = {
     {"msm", bench_cuda_msm, NULL},
 };
 
-/* Takes "--device D" out of argv (D stays in *device). 0 when malformed. */
-static int take_device(int *argc, char **argv, const char **device)
+/* Takes "--device D" out of argv (its kind in *device; absent: AUTO, which
+ * these micro-benchmarks run on the CPU). 0 when malformed. */
+static int take_device(int *argc, char **argv, device_kind *device)
 {
     for (int i = 1; i < *argc; i++) {
         if (strcmp(argv[i], "--device"))
             continue;
-        if (i + 1 >= *argc || (strcmp(argv[i + 1], "cpu") && strcmp(argv[i + 1], "cuda"))) {
+        cuzk_error_t err = {0};
+        if (i + 1 >= *argc || device_kind_parse(device, argv[i + 1], &err) != CUZK_OK ||
+            *device == DEVICE_AUTO) {
             fprintf(stderr, "cuzk bench: --device takes cpu or cuda\n");
             return 0;
         }
-        *device = argv[i + 1];
         for (int j = i; j + 2 <= *argc; j++)
             argv[j] = argv[j + 2];
         *argc -= 2;
@@ -52,13 +55,13 @@ static int take_device(int *argc, char **argv, const char **device)
 int cmd_bench(int argc, char **argv)
 {
     size_t n = sizeof BENCHES / sizeof BENCHES[0];
-    const char *device = NULL;
+    device_kind device = DEVICE_AUTO;
     /* prove, engine and porep take --device themselves */
     if (argc >= 2 && strcmp(argv[1], "prove") && strcmp(argv[1], "engine") &&
         strcmp(argv[1], "porep")) {
         if (!take_device(&argc, argv, &device))
             return 2;
-        if (device && !strcmp(device, "cuda")) {
+        if (device == DEVICE_CUDA) {
             for (size_t i = 0; i < sizeof CUDA_BENCHES / sizeof *CUDA_BENCHES; i++)
                 if (!strcmp(argv[1], CUDA_BENCHES[i].name))
                     return CUDA_BENCHES[i].fn(argc - 1, argv + 1);

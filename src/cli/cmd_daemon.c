@@ -37,7 +37,6 @@
 
 #include "cli.h"
 #include "cli_backend.h"
-#include "cli_engine_device.h"
 #include "cli_util.h"
 #include "cuzk/config.h"
 #include "cuzk/daemon.h"
@@ -49,9 +48,9 @@
 #endif
 
 #define CMD "daemon"
-/* The simulated CPU device's ledger budget when gpus.vram_budget is 0 (as
- * `cuzk bench porep` uses): it only shapes admission, nothing is allocated. */
-#define CPU_SIM_BUDGET ((size_t)64 << 30)
+/* The CPU device's host-memory budget when gpus.vram_budget is 0 (as
+ * `cuzk bench porep` uses). */
+#define CPU_BUDGET ((size_t)64 << 30)
 /* AwaitProof and Prove hold a worker for as long as they wait, so the pool
  * is sized for many waiting clients; a GetStatus must not queue behind them. */
 #define SHUTDOWN_GRACE_MS 10000
@@ -66,7 +65,7 @@ static const char USAGE[] =
     "  --listen ADDR   daemon.listen: unix:///path.sock or tcp://host:port\n"
     "  --http ADDR     daemon.http_listen: host:port of GET /status and /metrics\n"
     "  --device D      cuda: the GPUs of gpus.devices (default: every GPU);\n"
-    "                  cpu: one simulated device proving on the CPU\n"
+    "                  cpu: one device proving on the CPU\n"
     "                  (default: cuda when a GPU is present, else cpu)\n";
 
 /* ---- arguments ---- */
@@ -80,7 +79,7 @@ typedef struct override {
 
 typedef struct daemon_args {
     const char *config; /* NULL: defaults only */
-    const char *device; /* NULL: cuda when present */
+    device_kind device; /* resolved */
     override_t ov[OVERRIDES_MAX];
     size_t n_ov;
     int help;
@@ -122,11 +121,8 @@ static int args_parse(daemon_args_t *a, int argc, char **argv)
         if (!strcmp(o, "--config")) {
             a->config = v;
         } else if (!strcmp(o, "--device")) {
-            if (strcmp(v, "cpu") && strcmp(v, "cuda")) {
-                fprintf(stderr, "cuzk daemon: --device: unknown device '%s' (cpu or cuda)\n", v);
+            if (!cli_device_arg(&a->device, "daemon", v))
                 return 0;
-            }
-            a->device = v;
         } else if (!strcmp(o, "--listen")) {
             if (!add_override(a, o, "daemon.listen", strlen("daemon.listen"), v))
                 return 0;
@@ -187,17 +183,15 @@ static int config_make(cuzk_config_t *cfg, const daemon_args_t *a)
 /* ---- devices ---- */
 
 typedef struct dev_set {
-    engine_device_t dev[ENGINE_MAX_DEVICES];
-    cli_engine_dev_t ctx[ENGINE_MAX_DEVICES]; /* what dev[i].ctx points to */
+    device_t dev[ENGINE_MAX_DEVICES];
+    cli_device_t ctx[ENGINE_MAX_DEVICES]; /* what dev[i].ctx points to */
     unsigned n;
     int cuda;
 } dev_set_t;
 
 static void devices_close(dev_set_t *ds)
 {
-    for (unsigned i = 0; i < ds->n; i++)
-        cli_engine_device_free(&ds->ctx[i]);
-    ds->n = 0;
+    ds->n = 0; /* the providers hold nothing to free */
 }
 
 #ifdef CUZK_HAVE_CUDA
@@ -239,8 +233,8 @@ static cuzk_status devices_cuda(dev_set_t *ds, const cuzk_config_t *cfg, cuzk_er
         size_t budget = 0;
         if ((s = gpu_budget(&budget, cfg, ordinal, err)) != CUZK_OK)
             return s;
-        s = cli_engine_device_at(&ds->dev[i], &ds->ctx[i], "cuda", ordinal, budget,
-                                 (int)cfg->gpus.workers_per_gpu, err);
+        s = cli_device_open(&ds->dev[i], &ds->ctx[i], DEVICE_CUDA, ordinal, budget,
+                            (int)cfg->gpus.workers_per_gpu, err);
         if (s != CUZK_OK)
             return s;
         ds->n = i + 1;
@@ -249,28 +243,25 @@ static cuzk_status devices_cuda(dev_set_t *ds, const cuzk_config_t *cfg, cuzk_er
 }
 #endif
 
-/* device: "cpu", "cuda" or NULL (cuda when a GPU is present). On failure
- * nothing stays open. */
-static cuzk_status devices_open(dev_set_t *ds, const cuzk_config_t *cfg, const char *device,
+/* device: resolved (cli_device_arg; DEVICE_AUTO: cuda when a GPU is
+ * present). On failure nothing stays open. */
+static cuzk_status devices_open(dev_set_t *ds, const cuzk_config_t *cfg, device_kind device,
                                 cuzk_error_t *err)
 {
     memset(ds, 0, sizeof *ds);
-    if (device && strcmp(device, "cpu") && strcmp(device, "cuda"))
-        return cuzk_error_set(err, CUZK_ERR_ARG, "unknown device '%s' (cpu or cuda)", device);
-    int cuda = device ? !strcmp(device, "cuda") : cli_have_gpu();
     cuzk_status s;
-    if (!cuda) {
-        size_t budget = cfg->gpus.vram_budget ? (size_t)cfg->gpus.vram_budget : CPU_SIM_BUDGET;
-        s = cli_engine_device_at(&ds->dev[0], &ds->ctx[0], "cpu", 0, budget,
-                                 (int)cfg->gpus.workers_per_gpu, err);
+    if (cli_device_resolve(device) == DEVICE_CPU) {
+        size_t budget = cfg->gpus.vram_budget ? (size_t)cfg->gpus.vram_budget : CPU_BUDGET;
+        s = cli_device_open(&ds->dev[0], &ds->ctx[0], DEVICE_CPU, 0, budget,
+                            (int)cfg->gpus.workers_per_gpu, err);
         ds->n = s == CUZK_OK;
         return s;
     }
 #ifdef CUZK_HAVE_CUDA
     s = devices_cuda(ds, cfg, err);
 #else
-    /* cli_engine_device_at says what this build lacks. */
-    s = cli_engine_device_at(&ds->dev[0], &ds->ctx[0], "cuda", 0, 0, 1, err);
+    /* cli_device_open says what this build lacks. */
+    s = cli_device_open(&ds->dev[0], &ds->ctx[0], DEVICE_CUDA, 0, 0, 1, err);
 #endif
     if (s != CUZK_OK)
         devices_close(ds);
@@ -393,7 +384,7 @@ typedef struct daemon_run {
 
 /* Steps 2-4 of the file comment. Returns CLI_OK, or CLI_USAGE after
  * printing what failed (the caller stops what was started). */
-static int run_start(daemon_run_t *r, const char *device)
+static int run_start(daemon_run_t *r, device_kind device)
 {
     cuzk_error_t err = {0};
     if (socket_dir_make(r->cfg.daemon.listen, &err) != CUZK_OK)

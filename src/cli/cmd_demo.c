@@ -277,7 +277,7 @@ static int demo_groth16(groth16_convention conv)
     groth16_proof_t proof;
     groth16_prove_opts_t opts = {0, 0, NULL}; /* verifies before returning */
     cuzk_error_t err = {0};
-    if (cli_backend_open(&be, NULL, 0, &err) != CUZK_OK) {
+    if (cli_backend_open(&be, DEVICE_AUTO, 0, &err) != CUZK_OK) {
         printf("         no backend: %s\n", err.msg);
         goto out;
     }

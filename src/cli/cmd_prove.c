@@ -33,7 +33,7 @@ typedef struct prove_args {
     int have_r, have_s, threads, no_verify, timings;
     fr_t r, s;
     const char *r1cs;
-    const char *device; /* NULL: default */
+    device_kind device; /* resolved */
     size_t vram_budget;
     const char *pos[64];
     int npos;
@@ -68,11 +68,8 @@ static int parse_args(prove_args_t *a, int argc, char **argv)
             a->threads = atoi(argv[++i]);
         } else if (!strcmp(o, "--device") && val) {
             i++;
-            if (strcmp(val, "cpu") && strcmp(val, "cuda")) {
-                fprintf(stderr, "cuzk prove: unknown device '%s' (cpu or cuda)\n", val);
+            if (!cli_device_arg(&a->device, "prove", val))
                 return 0;
-            }
-            a->device = val;
         } else if (!strcmp(o, "--vram-budget") && val) {
             i++;
             if (cli_parse_bytes(&a->vram_budget, val, &err) != CUZK_OK) {

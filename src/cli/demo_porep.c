@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_engine_device.h"
+#include "cli_backend.h"
 #include "cli_util.h"
 #include "cuzk/engine.h"
 #include "cuzk/gen.h"
@@ -23,18 +23,18 @@ static int demo_engine_job(const groth16_pk_t *pk, const circuit_t *c, const fr_
                            size_t n_vars, const groth16_vk_t *vk, const char **dev_name)
 {
     cuzk_error_t err = {0};
-    cli_engine_dev_t dctx;
-    engine_device_t dev;
+    cli_device_t dctx;
+    device_t dev;
     engine_t *e = NULL;
     engine_key_t *key = NULL;
     engine_result_t res;
     int ok = 0;
     memset(&res, 0, sizeof res);
-    if (cli_engine_device(&dev, &dctx, NULL, (size_t)4 << 30, 2, &err) != CUZK_OK) {
+    if (cli_device_open(&dev, &dctx, DEVICE_AUTO, 0, (size_t)4 << 30, 2, &err) != CUZK_OK) {
         printf("         no device: %s\n", err.msg);
         return 0;
     }
-    *dev_name = dctx.cuda ? "cuda" : "cpu";
+    *dev_name = device_kind_str(dctx.kind);
     engine_config_t cfg;
     engine_config_default(&cfg);
     cfg.devices = &dev;
@@ -89,7 +89,6 @@ out:
     if (key)
         engine_key_release(e, key);
     engine_destroy(e);
-    cli_engine_device_free(&dctx);
     return ok;
 }
 

@@ -300,7 +300,7 @@ static cuzk_status resume(daemon_t *d, cuzk_error_t *err)
 /* ---- lifetime ---- */
 
 static void engine_config_from(engine_config_t *ec, const cuzk_config_t *cfg,
-                               const engine_device_t *devices, unsigned n_devices, daemon_t *d)
+                               const device_t *devices, unsigned n_devices, daemon_t *d)
 {
     engine_config_default(ec);
     ec->devices = devices;
@@ -350,7 +350,7 @@ static cuzk_status sync_init(daemon_t *d, cuzk_error_t *err)
 }
 
 /* Everything after the locks: on failure daemon_free undoes what was made. */
-static cuzk_status daemon_open(daemon_t *d, const engine_device_t *devices, unsigned n_devices,
+static cuzk_status daemon_open(daemon_t *d, const device_t *devices, unsigned n_devices,
                                cuzk_error_t *err)
 {
     const cuzk_config_t *cfg = &d->cfg;
@@ -385,7 +385,7 @@ static cuzk_status daemon_open(daemon_t *d, const engine_device_t *devices, unsi
     return resume(d, err);
 }
 
-cuzk_status daemon_new(daemon_t **out, const cuzk_config_t *cfg, const engine_device_t *devices,
+cuzk_status daemon_new(daemon_t **out, const cuzk_config_t *cfg, const device_t *devices,
                        unsigned n_devices, cuzk_error_t *err)
 {
     if (out)

@@ -329,7 +329,7 @@ static cuzk_status check_config(const engine_config_t *c, cuzk_error_t *err)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: retry %d (an engine_retry)",
                               (int)c->retry);
     for (unsigned i = 0; i < c->n_devices; i++) {
-        const engine_device_t *d = &c->devices[i];
+        const device_t *d = &c->devices[i];
         if (d->workers < 1 || d->workers > 64 || !d->backend_new || !d->backend_free || !d->plan)
             return cuzk_error_set(err, CUZK_ERR_ARG,
                                   "engine_new: device %u: workers %d (1..64) and backend_new, "
@@ -388,7 +388,7 @@ static void engine_free(engine_t *e)
     free(e);
 }
 
-static cuzk_status engine_start(engine_t *e, const engine_device_t *devices, cuzk_error_t *err)
+static cuzk_status engine_start(engine_t *e, const device_t *devices, cuzk_error_t *err)
 {
     const engine_config_t *c = &e->cfg;
     e->devs = calloc(c->n_devices, sizeof *e->devs);

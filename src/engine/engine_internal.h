@@ -85,6 +85,7 @@ typedef struct eng_task {
     uint64_t failed_mask; /* devices where it failed */
     int skip_dev;         /* -1, or a device to avoid until its idle_gen moves */
     uint64_t skip_gen;
+    int kept; /* the last proof's key stays on the device (device_admit_t.kept) */
     engine_part_timing_t tm;
 } eng_task_t;
 
@@ -128,7 +129,8 @@ struct eng_job {
 
 typedef struct key_dev {
     int planned;
-    size_t resident, scratch; /* the plan under the device's capacity */
+    device_layout layout;     /* the plan under the device's capacity */
+    size_t resident, scratch; /* ... and its bytes */
     ledger_resv_t resv;       /* non-empty while resident */
     unsigned in_use;          /* partitions assigned here, and a warm loading */
     uint64_t last_used_ns;
@@ -171,7 +173,7 @@ typedef struct eng_drain {
 struct eng_device {
     engine_t *e;
     int index;
-    engine_device_t d;
+    device_t d;
     char name[ENGINE_NAME_MAX];
     ledger_t ledger;
     int ledger_ok;
@@ -231,8 +233,8 @@ void eng_job_settle_maybe(engine_t *e, eng_job_t *j);
 void eng_task_free_buffers(eng_task_t *t);
 
 /* hostpool.c: keep = buffers kept for reuse (at most ENG_HOSTPOOL_MAX) */
-void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg,
-                       const engine_device_t *devices, unsigned keep);
+void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg, const device_t *devices,
+                       unsigned keep);
 /* A buffer of exactly bytes: a kept one, else a new one from the host
  * allocator, else malloc; *hook says which (give it back to put). NULL when
  * out of memory. */

@@ -156,16 +156,17 @@ cuzk_status eng_key_plan(engine_t *e, engine_key_t *k, eng_device_t *dev, cuzk_e
     pthread_mutex_unlock(&e->mu);
     if (planned)
         return CUZK_OK;
-    size_t res = 0, scr = 0;
+    device_plan_t p;
     cuzk_status st =
-        dev->d.plan(dev->d.ctx, k->spec.pk, k->spec.circuit, dev->d.vram_capacity, &res, &scr, err);
+        dev->d.plan(dev->d.ctx, &p, k->spec.pk, k->spec.circuit, dev->d.vram_capacity, err);
     if (st != CUZK_OK)
         return st;
     pthread_mutex_lock(&e->mu);
     key_dev_t *kd = &k->dev[dev->index];
     kd->planned = 1;
-    kd->resident = res;
-    kd->scratch = scr;
+    kd->layout = p.layout;
+    kd->resident = p.resident;
+    kd->scratch = p.scratch;
     pthread_mutex_unlock(&e->mu);
     return CUZK_OK;
 }

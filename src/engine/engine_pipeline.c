@@ -8,7 +8,7 @@
  * a pool thread never waits holding a parsed witness. No backfill: when the
  * first task in service order does not fit, nothing behind it is taken.
  *
- * Device workers (engine_device_t.workers per device) take the first ready
+ * Device workers (device_t.workers per device) take the first ready
  * task in service order that they may run: not on a device it failed on
  * (ENGINE_RETRY_OTHER_DEVICE), and not when its key is resident on another
  * device with an idle worker that may run it (that worker takes it). A task
@@ -368,17 +368,18 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
     ledger_stats_t ls;
     ledger_stats(&dev->ledger, &ls);
     eng_unlock(e);
-    *streamed = !resident;
-    if (resident) {
-        *adm = (device_admit_t){dev->d.vram_capacity, 1}; /* eng_key_plan's budget */
+    if (resident) { /* eng_key_plan's budget and layout */
+        *adm = (device_admit_t){dev->d.vram_capacity, 1, k->dev[dev->index].layout};
+        *streamed = adm->layout != DEVICE_RESIDENT;
         return OUT_PROVED;
     }
-    size_t res = 0, scr = 0;
-    *adm = (device_admit_t){ls.capacity - ls.persistent, 0};
-    if (dev->d.plan(dev->d.ctx, k->spec.pk, k->spec.circuit, adm->budget, &res, &scr, err) !=
-        CUZK_OK)
+    device_plan_t p;
+    size_t budget = ls.capacity - ls.persistent;
+    if (dev->d.plan(dev->d.ctx, &p, k->spec.pk, k->spec.circuit, budget, err) != CUZK_OK)
         return OUT_FAILED;
-    *scratch = res + scr; /* a key that is not resident travels with its proof */
+    *adm = (device_admit_t){budget, 0, p.layout};
+    *streamed = 1;                     /* nothing of the key stays: it travels */
+    *scratch = p.resident + p.scratch; /* with its proof */
     return OUT_PROVED;
 }
 
@@ -501,10 +502,11 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
     engine_t *e = dev->e;
     eng_job_t *j = t->job;
     size_t scratch = 0;
-    device_admit_t adm = {0, 0};
+    device_admit_t adm = {0, 0, DEVICE_RESIDENT};
     outcome o = task_prepare(wk, t, &scratch, &adm, err);
     if (o != OUT_PROVED)
         return o;
+    t->kept = adm.kept;
     ledger_resv_t resv = LEDGER_RESV_EMPTY;
     if ((o = task_admit(wk, t, &resv, scratch, err)) != OUT_PROVED) {
         ledger_release(&resv);
@@ -594,7 +596,7 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
     if (o == OUT_PROVED) {
         dev->proofs++;
         dev->streamed += (uint64_t)t->tm.streamed;
-        if (t->tm.streamed)
+        if (!t->kept)
             wk->last_key = NULL; /* a travelling key was dropped */
         t->tm.device = dev->index;
     }
@@ -626,7 +628,7 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
     eng_job_settle_maybe(e, j);
 }
 
-/* ---- preload loads (engine_device_t.warm) ---- */
+/* ---- preload loads (device_t.warm) ---- */
 
 /* A key waiting for its load on dev, or NULL. With the mutex. */
 static engine_key_t *warm_pick(engine_t *e, const eng_device_t *dev)
@@ -642,7 +644,7 @@ typedef struct warm_progress {
     key_dev_t *kd;
 } warm_progress_t;
 
-/* engine_device_t.warm's progress, on the loading worker's thread (no
+/* device_t.warm's progress, on the loading worker's thread (no
  * engine lock held there). */
 static void warm_progress(void *pctx, uint64_t done, uint64_t total)
 {

@@ -9,8 +9,8 @@
 
 #include "engine/engine_internal.h"
 
-void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg,
-                       const engine_device_t *devices, unsigned keep)
+void eng_hostpool_init(eng_hostpool_t *p, const engine_config_t *cfg, const device_t *devices,
+                       unsigned keep)
 {
     pthread_mutex_init(&p->mu, NULL);
     p->alloc = NULL;

@@ -14,6 +14,7 @@
 namespace cuzk_host
 {
 #include "cuzk/cuda_backend.h"
+#include "cuzk/device.h"
 #include "cuzk/cuda_msm.h"
 } // namespace cuzk_host
 
@@ -46,8 +47,9 @@ typedef struct cuda_backend {
     groth16_backend_t be; /* first: the table handed out */
     int device;
     size_t budget;
-    size_t admitted;            /* the engine's plan budget (device_admit_t); 0: none given */
-    size_t plan_budget;         /* the budget the layout held now was planned under */
+    size_t admitted;               /* the engine's plan budget (device_admit_t); 0: none given */
+    device_layout admitted_layout; /* ... and the layout it planned there */
+    size_t plan_budget;            /* the budget the layout held now was planned under */
     int workers;                /* backends on this device sharing its resident copy and budget */
     const cuda_resident_t *res; /* the shared copy of key and circuit, or NULL (streaming) */
     cudaStream_t s;             /* compute */
@@ -537,8 +539,8 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     int same_circ = x->circ == c && x->circ_nnz[0] == c->m[0].nnz &&
                     x->circ_nnz[1] == c->m[1].nnz && x->circ_nnz[2] == c->m[2].nnz &&
                     x->dc.n_rows == c->n_rows && x->dc.n_vars == c->n_vars;
-    /* The engine's plan (cli_engine_device.c: the same call, its budget
-     * capped by ours), so that the layout is the one it admitted. */
+    /* The engine's plan (device_cuda.cu: the same call, its budget capped
+     * by ours), so that the layout is the one it admitted. */
     size_t budget = x->admitted && x->admitted < x->budget ? x->admitted : x->budget;
     if (same_key && same_circ && budget == x->plan_budget)
         return CUZK_OK;
@@ -548,6 +550,15 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
     cuzk_status st = cuzk_cuda_backend_plan_shared(&plan, pk, c, budget, x->workers, err);
     if (st != CUZK_OK)
         return st;
+    device_layout mine = plan.lean        ? DEVICE_LEAN
+                         : plan.streaming ? DEVICE_STREAMED
+                                          : DEVICE_RESIDENT;
+    if (x->admitted && mine != x->admitted_layout) /* the device decides once: the engine's */
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                              "the engine admitted the %s layout under %zu bytes, the backend "
+                              "plans %s",
+                              device_layout_str(x->admitted_layout), x->admitted,
+                              device_layout_str(mine));
     x->streaming = plan.streaming;
     x->lean = plan.lean;
     x->chunk_points = plan.chunk_points;
@@ -797,6 +808,7 @@ static void cuda_admit(void *ctx, const device_admit_t *a)
 {
     cuda_backend_t *x = (cuda_backend_t *)ctx;
     x->admitted = a ? a->budget : 0;
+    x->admitted_layout = a ? a->layout : DEVICE_RESIDENT;
 }
 
 extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,

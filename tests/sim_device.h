@@ -1,6 +1,8 @@
-/* A simulated device for the engine (engine.h): proves on the CPU
- * (GROTH16_BACKEND_CPU) and states VRAM needs by formula, so tests and
- * CPU-only runs drive the whole pipeline, ledger included, without a GPU.
+/* A simulated device (device.h) for tests of the engine and the daemon:
+ * proves on the CPU (GROTH16_BACKEND_CPU) and states VRAM needs by formula,
+ * so the whole pipeline, ledger included, runs without a GPU, with faults
+ * injected where a test wants them. Its backends check that the layout the
+ * engine admitted is the one their own plan gives (else CUZK_ERR_INTERNAL).
  *
  * Plan. With m = 2^pk->log_m rows: resident = resident_base +
  * resident_per_row m, scratch = scratch_base + scratch_per_row m. When
@@ -15,12 +17,13 @@
  *
  * Rules: as status.h; an engine_sim_t must outlive every engine that uses
  * its device description; all functions are thread-safe. */
-#ifndef CUZK_ENGINE_SIM_H
-#define CUZK_ENGINE_SIM_H
+#ifndef CUZK_TESTS_SIM_DEVICE_H
+#define CUZK_TESTS_SIM_DEVICE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/device.h"
 #include "cuzk/engine.h"
 
 #ifdef __cplusplus
@@ -52,7 +55,7 @@ cuzk_status engine_sim_new(engine_sim_t **out, const engine_sim_config_t *cfg, c
  * destroyed) first. */
 void engine_sim_free(engine_sim_t *s);
 /* Fills a device description whose callbacks run on s. */
-void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, size_t capacity,
+void engine_sim_device(device_t *out, engine_sim_t *s, const char *name, size_t capacity,
                        int workers);
 
 /* Gives a device that engine_sim_device filled a warm callback (off by
@@ -60,7 +63,7 @@ void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, 
  * delay_us, reporting progress after each; the next fail_count warms
  * fail half way. Before
  * engine_new. */
-void engine_sim_device_warm(engine_device_t *dev, unsigned fail_count, unsigned delay_us);
+void engine_sim_device_warm(device_t *dev, unsigned fail_count, unsigned delay_us);
 /* nth = 1: the next prove fails; 0 disarms. */
 void engine_sim_fail_prove(engine_sim_t *s, uint64_t nth);
 void engine_sim_fail_plan(engine_sim_t *s, int armed);

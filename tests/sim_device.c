@@ -1,4 +1,4 @@
-/* The simulated device (see include/cuzk/engine_sim.h).
+/* The simulated device (see sim_device.h).
  *
  * Who owns what: engine_sim_t.mu guards the counters and the injection
  * state; it is held only inside these functions, never while proving or
@@ -14,7 +14,7 @@
  * is what the device holds between proofs: the engine's ledger must have
  * it reserved persistently (test_engine checks this). */
 #include "cuzk/backend_cpu.h"
-#include "cuzk/engine_sim.h"
+#include "sim_device.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +48,9 @@ struct engine_sim {
 typedef struct sim_backend {
     groth16_backend_t be; /* first: the engine holds &be */
     engine_sim_t *sim;
-    size_t budget;    /* the admitted plan budget; 0: the capacity */
-    const void *hold; /* the key (circuit) this backend holds resident, or NULL */
+    size_t budget;        /* the admitted plan budget; 0: the capacity */
+    device_layout layout; /* ... and the layout the engine planned there */
+    const void *hold;     /* the key (circuit) this backend holds resident, or NULL */
 } sim_backend_t;
 
 /* mu held. Drops b's hold on its key. */
@@ -91,12 +92,16 @@ static void sim_sizes(const engine_sim_config_t *cfg, unsigned log_m, size_t *re
     *scr = cfg->scratch_base + cfg->scratch_per_row * m;
 }
 
-/* What the plan under budget keeps resident (0: it streams), as sim_plan. */
-static size_t plan_resident(const engine_sim_config_t *cfg, unsigned log_m, size_t budget)
+/* The layout of the plan under budget and what it keeps resident, as
+ * sim_plan. */
+static device_layout plan_resident(const engine_sim_config_t *cfg, unsigned log_m, size_t budget,
+                                   size_t *keep)
 {
     size_t res, scr;
     sim_sizes(cfg, log_m, &res, &scr);
-    return res + scr <= budget ? res : 0;
+    int fits = res + scr <= budget;
+    *keep = fits ? res : 0;
+    return fits ? DEVICE_RESIDENT : DEVICE_STREAMED;
 }
 
 static void sleep_us(unsigned us)
@@ -138,7 +143,16 @@ static cuzk_status sim_h_scalars(void *ctx, fr_t *p, const circuit_t *c, const f
         return st;
     engine_sim_t *s = b->sim;
     pthread_mutex_lock(&s->mu);
-    size_t keep = plan_resident(&s->cfg, log_m, b->budget ? b->budget : s->capacity);
+    size_t keep = 0;
+    /* The engine's layout is the one this plan gives under its budget:
+     * the device never decides twice (device.h). */
+    device_layout mine = plan_resident(&s->cfg, log_m, b->budget ? b->budget : s->capacity, &keep);
+    if (b->budget && mine != b->layout) {
+        pthread_mutex_unlock(&s->mu);
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                              "sim: admitted the %s layout under %zu bytes, planned %s",
+                              device_layout_str(b->layout), b->budget, device_layout_str(mine));
+    }
     if (keep)
         held_take(s, b, c, keep);
     else
@@ -166,6 +180,7 @@ static void sim_admit(void *ctx, const device_admit_t *a)
 {
     sim_backend_t *b = ctx;
     b->budget = a->budget;
+    b->layout = a->layout;
 }
 
 static cuzk_status sim_backend_new(void *ctx, int device, groth16_backend_t **out,
@@ -222,7 +237,7 @@ static void sim_evict(void *ctx, groth16_backend_t *be)
  * failure comes half way. */
 #define SIM_WARM_STEPS 4
 static cuzk_status sim_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t *pk,
-                            const circuit_t *c, engine_progress_fn progress, void *pctx,
+                            const circuit_t *c, device_progress_fn progress, void *pctx,
                             cuzk_error_t *err)
 {
     engine_sim_t *s = ctx;
@@ -247,8 +262,8 @@ static cuzk_status sim_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t
     return CUZK_OK;
 }
 
-static cuzk_status sim_plan(void *ctx, const groth16_pk_t *pk, const circuit_t *c, size_t budget,
-                            size_t *resident, size_t *scratch, cuzk_error_t *err)
+static cuzk_status sim_plan(void *ctx, device_plan_t *out, const groth16_pk_t *pk,
+                            const circuit_t *c, size_t budget, cuzk_error_t *err)
 {
     engine_sim_t *s = ctx;
     (void)c;
@@ -258,18 +273,20 @@ static cuzk_status sim_plan(void *ctx, const groth16_pk_t *pk, const circuit_t *
     engine_sim_config_t cfg = s->cfg;
     pthread_mutex_unlock(&s->mu);
     size_t m = (size_t)1 << pk->log_m;
-    sim_sizes(&cfg, pk->log_m, resident, scratch);
+    out->layout = DEVICE_RESIDENT;
+    sim_sizes(&cfg, pk->log_m, &out->resident, &out->scratch);
     if (fail)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sim plan: injected out of device memory");
-    if (*resident + *scratch <= budget)
+    if (out->resident + out->scratch <= budget)
         return CUZK_OK;
-    *resident = 0;
-    *scratch += cfg.stream_per_row * m;
-    if (*scratch > budget)
+    out->layout = DEVICE_STREAMED;
+    out->resident = 0;
+    out->scratch += cfg.stream_per_row * m;
+    if (out->scratch > budget)
         return cuzk_error_set(err, CUZK_ERR_NOMEM,
                               "sim plan: 2^%u rows need %zu scratch bytes even streaming, budget "
                               "%zu",
-                              pk->log_m, *scratch, budget);
+                              pk->log_m, out->scratch, budget);
     return CUZK_OK;
 }
 
@@ -298,23 +315,23 @@ void engine_sim_free(engine_sim_t *s)
     free(s);
 }
 
-void engine_sim_device(engine_device_t *out, engine_sim_t *s, const char *name, size_t capacity,
+void engine_sim_device(device_t *out, engine_sim_t *s, const char *name, size_t capacity,
                        int workers)
 {
     pthread_mutex_lock(&s->mu);
     s->capacity = capacity;
     pthread_mutex_unlock(&s->mu);
-    *out = (engine_device_t){.name = name,
-                             .vram_capacity = capacity,
-                             .workers = workers,
-                             .ctx = s,
-                             .backend_new = sim_backend_new,
-                             .backend_free = sim_backend_free,
-                             .plan = sim_plan,
-                             .evict = sim_evict};
+    *out = (device_t){.name = name,
+                      .vram_capacity = capacity,
+                      .workers = workers,
+                      .ctx = s,
+                      .backend_new = sim_backend_new,
+                      .backend_free = sim_backend_free,
+                      .plan = sim_plan,
+                      .evict = sim_evict};
 }
 
-void engine_sim_device_warm(engine_device_t *dev, unsigned fail_count, unsigned delay_us)
+void engine_sim_device_warm(device_t *dev, unsigned fail_count, unsigned delay_us)
 {
     engine_sim_t *s = dev->ctx;
     pthread_mutex_lock(&s->mu);

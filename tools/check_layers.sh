@@ -35,6 +35,8 @@ declare -A hdr=(
     [journal]=daemon [metrics]=daemon [rpc]=daemon [timeline]=daemon
     [gen]=workloads
     [poseidon]=circuits
+    [cs]=circuits [cs_boolean]=circuits [cs_num]=circuits [cs_uint32]=circuits
+    [cs_sha256]=circuits [cs_multipack]=circuits [cs_uint64]=circuits [cs_insertion]=circuits
 )
 
 rank() {

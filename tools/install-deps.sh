@@ -13,6 +13,7 @@ have_cmd clang-format || need+=(clang-format) # make format-check (CI)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 [ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
 [ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev) # the one 64-bit hash (hash.h)
+[ -f /usr/include/openssl/sha.h ] || need+=(libssl-dev) # SHA-256 reference (test_cs_sha256)
 have_cmd spin || need+=(spin) # model checker for model/*.pml (ctest spin_ledger)
 # the daemon: SQLite journal, gRPC C core + protobuf-c, HTTP status/metrics
 [ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/cuda/h_scalars.cuh"
-#include "backend/cuda/msm.cuh"
+#include "backend/cuda/h/h_scalars.cuh"
+#include "backend/cuda/msm/msm.cuh"
 #include "backend/cuda/resident.cuh"
-#include "backend/cuda/stream_trace.cuh"
+#include "backend/cuda/debug/stream_trace.cuh"
 #include "cuzk/cuda.h"
 
 namespace cuzk_host

@@ -1,9 +1,9 @@
 /* CUDA devices (include/cuzk/cuda.h), the CUDA error check
- * (cuda_check.cuh) and the host entry points' calls (call.cuh). */
+ * (cuda_check.cuh) and the host entry points' calls (host_call.cuh). */
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/cuda/call.cuh"
+#include "backend/cuda/host_call.cuh"
 #include "backend/cuda/cuda_check.cuh"
 #include "cuzk/cuda.h"
 
@@ -101,7 +101,7 @@ extern "C" void cuzk_cuda_host_free(void *ctx, void *p, size_t bytes)
         (void)cudaFreeHost(p);
 }
 
-/* ---- a host entry point's call (call.cuh) ---- */
+/* ---- a host entry point's call (host_call.cuh) ---- */
 
 /* Device 0 and a new non-blocking stream; CUZK_ERR_NO_DEVICE without a GPU. */
 cuzk_status cuda_call_begin(cuda_call_t *g, const char *who, cuzk_error_t *err)

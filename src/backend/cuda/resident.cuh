@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend/cuda/spmv.cuh"
+#include "backend/cuda/h/spmv.cuh"
 
 #define CUDA_RESIDENT_QUERIES 5 /* A, B_G1, B_G2, L, H */
 

@@ -1,0 +1,99 @@
+/* Device G1 (over Fp) and G2 (over Fp2) points: affine, Jacobian, XYZZ.
+ *
+ * The layouts of dg1_affine_t, dg1_jac_t, dg2_affine_t and dg2_jac_t are
+ * those of the host's g1_affine_t... (include/cuzk/g1.h, g2.h), so points
+ * are copied between host and device as they are. XYZZ exists on the
+ * device only (the MSM buckets). The operations, written once in
+ * ec_impl.cuh, are named dg1_xxx and dg2_xxx:
+ *   affine_is_inf, affine_set_inf, jac_is_inf, jac_set_inf, from_affine,
+ *   affine_neg, neg, dbl (dbl-2009-l), add (add-2007-bl),
+ *   add_mixed (madd-2007-bl),
+ *   xyzz_is_inf, xyzz_set_inf, xyzz_from_affine, xyzz_from_jac, xyzz_neg,
+ *   xyzz_dbl_affine (mdbl-2008-s), xyzz_dbl (dbl-2008-s-1),
+ *   xyzz_add_affine (madd-2008-s), xyzz_add (add-2008-s), xyzz_to_jac. */
+#ifndef CUZK_CUDA_EC_CUH
+#define CUZK_CUDA_EC_CUH
+
+#include "backend/cuda/arith/field.cuh"
+
+typedef struct dg1_affine {
+    dfp_t x, y;
+} dg1_affine_t;
+typedef struct dg1_jac {
+    dfp_t x, y, z;
+} dg1_jac_t;
+typedef struct dg1_xyzz {
+    dfp_t x, y, zz, zzz;
+} dg1_xyzz_t;
+
+typedef struct dg2_affine {
+    dfp2_t x, y;
+} dg2_affine_t;
+typedef struct dg2_jac {
+    dfp2_t x, y, z;
+} dg2_jac_t;
+typedef struct dg2_xyzz {
+    dfp2_t x, y, zz, zzz;
+} dg2_xyzz_t;
+
+#define EC(name) dg1_##name
+#define EC_AFF dg1_affine_t
+#define EC_JAC dg1_jac_t
+#define EC_XYZZ dg1_xyzz_t
+#define F_T dfp_t
+#define F_add dfp_add
+#define F_sub dfp_sub
+#define F_dbl dfp_dbl
+#define F_neg dfp_neg
+#define F_mul dfp_mul
+#define F_sqr dfp_sqr
+#define F_is_zero dfp_is_zero
+#define F_set_zero dfp_set_zero
+#define F_set_one dfp_set_one
+#include "backend/cuda/arith/ec_impl.cuh"
+#undef EC
+#undef EC_AFF
+#undef EC_JAC
+#undef EC_XYZZ
+#undef F_T
+#undef F_add
+#undef F_sub
+#undef F_dbl
+#undef F_neg
+#undef F_mul
+#undef F_sqr
+#undef F_is_zero
+#undef F_set_zero
+#undef F_set_one
+
+#define EC(name) dg2_##name
+#define EC_AFF dg2_affine_t
+#define EC_JAC dg2_jac_t
+#define EC_XYZZ dg2_xyzz_t
+#define F_T dfp2_t
+#define F_add dfp2_add
+#define F_sub dfp2_sub
+#define F_dbl dfp2_dbl
+#define F_neg dfp2_neg
+#define F_mul dfp2_mul
+#define F_sqr dfp2_sqr
+#define F_is_zero dfp2_is_zero
+#define F_set_zero dfp2_set_zero
+#define F_set_one dfp2_set_one
+#include "backend/cuda/arith/ec_impl.cuh"
+#undef EC
+#undef EC_AFF
+#undef EC_JAC
+#undef EC_XYZZ
+#undef F_T
+#undef F_add
+#undef F_sub
+#undef F_dbl
+#undef F_neg
+#undef F_mul
+#undef F_sqr
+#undef F_is_zero
+#undef F_set_zero
+#undef F_set_one
+
+#endif

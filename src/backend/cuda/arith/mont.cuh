@@ -1,0 +1,279 @@
+/* Montgomery arithmetic on N 32-bit limbs, shared by Fp (N = 12) and Fr
+ * (N = 8): the device twin of src/field/mont_impl.h. A template over the
+ * limb count only, so that every loop unrolls and the limbs stay in
+ * registers (a run-time index would move them to local memory).
+ *
+ * Contract: the modulus m is odd with m < 2^(32N - 1) (Fp's top limb is
+ * 0x1a0111ea, Fr's 0x73eda753), inputs are fully reduced (< m), outputs
+ * are fully reduced, n0 = -m^-1 mod 2^32. R = 2^(32N) is the host's
+ * 2^(64 N/2), so device and host values are the same bytes.
+ * Outputs may alias inputs: every function reads all of its input before it
+ * writes out. Constant time: no branch depends on the values. */
+#ifndef CUZK_CUDA_MONT_CUH
+#define CUZK_CUDA_MONT_CUH
+
+#include "backend/cuda/arith/ptx.cuh"
+
+/* out = t - m if t >= m, else t; t < 2m. */
+template <int N> CUZK_HD void dmont_reduce_once(uint32_t *out, const uint32_t *t, const uint32_t *m)
+{
+    uint32_t d[N];
+    d[0] = ptx_sub_cc(t[0], m[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < N; j++)
+        d[j] = ptx_subc_cc(t[j], m[j]);
+    uint32_t keep_t = ptx_subc(0, 0); /* all ones when t < m (a borrow) */
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        out[j] = (t[j] & keep_t) | (d[j] & ~keep_t);
+}
+
+/* a + b < 2m < 2^(32N): no carry out of the top limb. */
+template <int N>
+CUZK_HD void dmont_add(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m)
+{
+    uint32_t s[N];
+    s[0] = ptx_add_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        s[j] = ptx_addc_cc(a[j], b[j]);
+    s[N - 1] = ptx_addc(a[N - 1], b[N - 1]);
+    dmont_reduce_once<N>(out, s, m);
+}
+
+template <int N>
+CUZK_HD void dmont_sub(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m)
+{
+    uint32_t d[N];
+    d[0] = ptx_sub_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < N; j++)
+        d[j] = ptx_subc_cc(a[j], b[j]);
+    uint32_t add_m = ptx_subc(0, 0); /* all ones when a < b */
+    d[0] = ptx_add_cc(d[0], m[0] & add_m);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        d[j] = ptx_addc_cc(d[j], m[j] & add_m);
+    d[N - 1] = ptx_addc(d[N - 1], m[N - 1] & add_m); /* the carry out cancels the borrow */
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        out[j] = d[j];
+}
+
+template <int N> CUZK_HD int dmont_is_zero(const uint32_t *a)
+{
+    uint32_t acc = 0;
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        acc |= a[j];
+    return acc == 0;
+}
+
+template <int N> CUZK_HD int dmont_equal(const uint32_t *a, const uint32_t *b)
+{
+    uint32_t acc = 0;
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        acc |= a[j] ^ b[j];
+    return acc == 0;
+}
+
+/* m - a, except that -0 stays 0 (not m). */
+template <int N> CUZK_HD void dmont_neg(uint32_t *out, const uint32_t *a, const uint32_t *m)
+{
+    uint32_t nz = 0u - (uint32_t)!dmont_is_zero<N>(a);
+    uint32_t d[N];
+    d[0] = ptx_sub_cc(m[0], a[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        d[j] = ptx_subc_cc(m[j], a[j]);
+    d[N - 1] = ptx_subc(m[N - 1], a[N - 1]);
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        out[j] = d[j] & nz;
+}
+
+/* One CIOS reduction step on t[0..N] (value < 2 m W, W = 2^32):
+ * t = (t + q m) / W with q = t[0] n0 mod W, so the low word vanishes.
+ * The result is < 2m < W^N, so t[N] is free again afterwards. The lo and
+ * hi halves of q m go in two carry chains (a word takes one lo and one hi
+ * product); the partial sums stay below the final one, < W^(N+1), so
+ * neither chain carries out of t[N]: the no-carry condition of gnark-crypto's
+ * note "Faster Montgomery multiplication" (2020), m < W^N / 2. 2N IMADs. */
+template <int N> CUZK_HD void dmont_reduce_row(uint32_t *t, const uint32_t *m, uint32_t n0)
+{
+    uint32_t q = t[0] * n0;
+    (void)ptx_mad_lo_cc(q, m[0], t[0]); /* 0 by the choice of q: only its carry counts */
+    CUZK_UNROLL
+    for (int j = 1; j < N; j++)
+        t[j] = ptx_madc_lo_cc(q, m[j], t[j]);
+    t[N] = ptx_addc(t[N], 0);
+    t[1] = ptx_mad_hi_cc(q, m[0], t[1]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        t[j + 1] = ptx_madc_hi_cc(q, m[j], t[j + 1]);
+    t[N] = ptx_madc_hi(q, m[N - 1], t[N]);
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++) /* divide by W: register renaming once unrolled */
+        t[j] = t[j + 1];
+}
+
+/* out = a b / 2^(32N) mod m: CIOS (Koc, Acar, Kaliski, "Analyzing and
+ * comparing Montgomery multiplication algorithms", 1996) on 32-bit words
+ * with PTX carry chains. Each row adds a b_i (again lo and hi chains), then
+ * reduces one word; t < 2m between rows. 4N^2 + 3N - 1 multiply-adds and
+ * adds (Fp: 611), then one conditional subtraction. The reference for
+ * dmont_mul_eo below (CUZK_MONT_EO=0 selects it for A/B runs). */
+template <int N>
+CUZK_HD void dmont_mul_cios(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                            uint32_t n0)
+{
+    uint32_t t[N + 1];
+    /* row 0: t = a b_0 */
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        t[j] = a[j] * b[0];
+    t[1] = ptx_mad_hi_cc(a[0], b[0], t[1]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        t[j + 1] = ptx_madc_hi_cc(a[j], b[0], t[j + 1]);
+    t[N] = ptx_madc_hi(a[N - 1], b[0], 0);
+    dmont_reduce_row<N>(t, m, n0);
+    CUZK_UNROLL
+    for (int i = 1; i < N; i++) {
+        /* t += a b_i; t < 2m on entry, so t[N] starts as 0 */
+        t[0] = ptx_mad_lo_cc(a[0], b[i], t[0]);
+        CUZK_UNROLL
+        for (int j = 1; j < N; j++)
+            t[j] = ptx_madc_lo_cc(a[j], b[i], t[j]);
+        t[N] = ptx_addc(0, 0);
+        t[1] = ptx_mad_hi_cc(a[0], b[i], t[1]);
+        CUZK_UNROLL
+        for (int j = 1; j < N - 1; j++)
+            t[j + 1] = ptx_madc_hi_cc(a[j], b[i], t[j + 1]);
+        t[N] = ptx_madc_hi(a[N - 1], b[i], t[N]);
+        dmont_reduce_row<N>(t, m, n0);
+    }
+    dmont_reduce_once<N>(out, t, m);
+}
+
+/* ---- CIOS with even/odd accumulators --------------------------------------
+ *
+ * The same rows as dmont_mul_cios, with the running sum T kept as two
+ * arrays, T = X + W Y (W = 2^32; X[k] weighs W^k, Y[k] weighs W^(k+1)):
+ * the products of the even limbs of a (and of m) go to X as whole 64-bit
+ * pairs (X[j], X[j+1]), those of the odd limbs to Y's pairs. Each chain is
+ * then lo, hi, lo, hi ... over consecutive words, one carry per word, so
+ * a multiply-add of a 64-bit product is one chain step pair instead of a
+ * lo chain and a hi chain whose carries must be fixed up separately.
+ *
+ * Dividing by W after a row's reduction (X[0] = 0) swaps the roles: the
+ * new X is Y, the new Y is X moved down two words (X[k+2] now weighs
+ * W^(k+1): renaming, no instructions), and X[1], which now weighs W^0, is
+ * added into the new X[0] with its carry going into the new Y[0] (which
+ * weighs W^1) as the first step of the next row's Y chain.
+ *
+ * Bounds: each row's T < 2 m W < W^(N+1) (m < W^N / 2, CIOS's t < 2m), and
+ * X and Y are parts of sums of non-negative terms, so W Y <= T: Y never
+ * carries out of Y[N-1] (those chain ends drop a carry that is always 0),
+ * while X may: its chains end by adding their carry into Y[N-1], which
+ * weighs the same W^N. N must be even. */
+
+/* y += q (odd limbs of m) as pairs, x += q (even limbs), x's carry into y's
+ * top: afterwards x[0] = 0 (q = x[0] n0). */
+template <int N>
+CUZK_HD void dmont_eo_reduce(uint32_t *x, uint32_t *y, const uint32_t *m, uint32_t n0)
+{
+    uint32_t q = x[0] * n0;
+    y[0] = ptx_mad_lo_cc(m[1], q, y[0]);
+    y[1] = ptx_madc_hi_cc(m[1], q, y[1]);
+    CUZK_UNROLL
+    for (int j = 2; j < N - 2; j += 2) {
+        y[j] = ptx_madc_lo_cc(m[j + 1], q, y[j]);
+        y[j + 1] = ptx_madc_hi_cc(m[j + 1], q, y[j + 1]);
+    }
+    y[N - 2] = ptx_madc_lo_cc(m[N - 1], q, y[N - 2]);
+    y[N - 1] = ptx_madc_hi(m[N - 1], q, y[N - 1]);
+    x[0] = ptx_mad_lo_cc(m[0], q, x[0]);
+    x[1] = ptx_madc_hi_cc(m[0], q, x[1]);
+    CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        x[j] = ptx_madc_lo_cc(m[j], q, x[j]);
+        x[j + 1] = ptx_madc_hi_cc(m[j], q, x[j + 1]);
+    }
+    y[N - 1] = ptx_addc(y[N - 1], 0);
+}
+
+template <int N>
+CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                          uint32_t n0)
+{
+    uint32_t x[N], y[N];
+    /* row 0: products only (a 64-bit product never carries) */
+    CUZK_UNROLL
+    for (int j = 0; j < N; j += 2) {
+        uint64_t px = (uint64_t)a[j] * b[0], py = (uint64_t)a[j + 1] * b[0];
+        x[j] = (uint32_t)px;
+        x[j + 1] = (uint32_t)(px >> 32);
+        y[j] = (uint32_t)py;
+        y[j + 1] = (uint32_t)(py >> 32);
+    }
+    dmont_eo_reduce<N>(x, y, m, n0);
+    CUZK_UNROLL
+    for (int i = 1; i < N; i++) {
+        uint32_t nx[N], ny[N];
+        /* divide by W: nx = y + x[1], ny = x[2..] (+ the carry), then
+         * ny += b_i (odd limbs of a) in the same chain */
+        nx[0] = ptx_add_cc(y[0], x[1]);
+        CUZK_UNROLL
+        for (int j = 1; j < N - 1; j += 2) {
+            ny[j - 1] = ptx_madc_lo_cc(a[j], b[i], x[j + 1]);
+            ny[j] = ptx_madc_hi_cc(a[j], b[i], x[j + 2]);
+        }
+        ny[N - 2] = ptx_madc_lo_cc(a[N - 1], b[i], 0);
+        ny[N - 1] = ptx_madc_hi(a[N - 1], b[i], 0);
+        CUZK_UNROLL
+        for (int j = 1; j < N; j++)
+            nx[j] = y[j];
+        /* nx += b_i (even limbs of a) */
+        nx[0] = ptx_mad_lo_cc(a[0], b[i], nx[0]);
+        nx[1] = ptx_madc_hi_cc(a[0], b[i], nx[1]);
+        CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            nx[j] = ptx_madc_lo_cc(a[j], b[i], nx[j]);
+            nx[j + 1] = ptx_madc_hi_cc(a[j], b[i], nx[j + 1]);
+        }
+        ny[N - 1] = ptx_addc(ny[N - 1], 0);
+        CUZK_UNROLL
+        for (int j = 0; j < N; j++) {
+            x[j] = nx[j];
+            y[j] = ny[j];
+        }
+        dmont_eo_reduce<N>(x, y, m, n0);
+    }
+    /* the last division by W: r = y + x[1..] */
+    uint32_t r[N];
+    r[0] = ptx_add_cc(y[0], x[1]);
+    CUZK_UNROLL
+    for (int k = 1; k < N - 1; k++)
+        r[k] = ptx_addc_cc(y[k], x[k + 1]);
+    r[N - 1] = ptx_addc(y[N - 1], 0);
+    dmont_reduce_once<N>(out, r, m);
+}
+
+#ifndef CUZK_MONT_EO
+#define CUZK_MONT_EO 1
+#endif
+
+template <int N>
+CUZK_HD void dmont_mul(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                       uint32_t n0)
+{
+#if CUZK_MONT_EO
+    dmont_mul_eo<N>(out, a, b, m, n0);
+#else
+    dmont_mul_cios<N>(out, a, b, m, n0);
+#endif
+}
+
+#endif

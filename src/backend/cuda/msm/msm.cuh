@@ -1,0 +1,143 @@
+/* The device MSM: out = sum_i s_i P_i over bases and scalars that live in
+ * device memory, for G1 and G2 (msm.cu; the kernels are written once in
+ * msm_impl.cuh).
+ *
+ * Method (Pippenger with signed digits, buckets sorted by counting sort):
+ *  1. classify: scalars equal to 0 are dropped, scalars equal to 1 go to a
+ *     list summed with plain additions, the rest ("full") are converted
+ *     out of Montgomery form and compacted;
+ *  2. window size c from the number of full scalars (a cost model); the
+ *     windows are processed in groups that fit the plan's scratch;
+ *  3. per group: histogram of the digits (one bin per window and |digit|),
+ *     exclusive scan, scatter of the point indices (sign in bit 31) so
+ *     that each bin's points are contiguous: the sort by bucket;
+ *  4. one thread per bin sums its points in XYZZ; a bin with more than
+ *     CUDA_MSM_HEAVY points is cut into pieces of CUDA_MSM_PIECE, each
+ *     summed by a block, and the pieces then by another block (so equal
+ *     scalars cost no more than random ones, not one thread's lifetime);
+ *     a bin between the two, longer than CUDA_MSM_MEDIUM and than 4x the
+ *     mean bin, is summed by one block: the top window of a mid-size MSM
+ *     (its few top bits give 2^7..2^8 bins for all the full scalars) would
+ *     otherwise be one thread's chain of ~1600 additions, ~33 ms for G2
+ *     (unless there are CUDA_MSM_MEDIUM_FILL per SM or more: those fill the
+ *     GPU a thread each);
+ *  5. bucket reduction sum_b (b+1) B_b by running sums over segments of
+ *     each window, the segments' sums by a block per window;
+ *  6. the host combines the windows (c doublings each) and the ones' sum.
+ * The result is the same point as the CPU's msm_g1/msm_g2 (its Jacobian
+ * coordinates depend on the order atomics gave the points).
+ *
+ * A plan owns every scratch buffer, sized once for at most n_max points
+ * (cuda_msm_plan_bytes says how much before anything is allocated); calls
+ * allocate nothing. A plan serves one call at a time, on the stream given;
+ * each call ends with one synchronisation of that stream (the result goes
+ * to the host). Errors are returned with a message, never abort(). */
+#ifndef CUZK_CUDA_MSM_CUH
+#define CUZK_CUDA_MSM_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/cuda/cuda_check.cuh"
+#include "backend/cuda/arith/host_types.cuh"
+#include "backend/cuda/debug/msm_trace.cuh"
+
+#define CUDA_MSM_PIECE 4096      /* points per block-summed piece of a heavy bin */
+#define CUDA_MSM_HEAVY 4096      /* a bin with more points than this is heavy */
+#define CUDA_MSM_MEDIUM 256      /* ... with more than this (and 4x the mean), medium */
+#define CUDA_MSM_MEDIUM_FILL 128 /* medium bins per SM that a thread each fills */
+#define CUDA_MSM_MAX_C 20        /* window bits: 2^19 buckets per window at most */
+#define CUDA_MSM_SEGS 65536      /* bucket-reduction threads per window group */
+
+typedef enum cuda_curve { CUDA_CURVE_G1 = 0, CUDA_CURVE_G2 = 1 } cuda_curve;
+
+/* A contiguous run of sorted entries summed by one block. */
+typedef struct cuda_msm_job {
+    uint32_t first, count;
+} cuda_msm_job_t;
+
+/* count xyzz sums from src[first..] added into dst[target]. */
+typedef struct cuda_msm_range {
+    uint32_t first, count, target;
+} cuda_msm_range_t;
+
+/* The sizes a plan was made for (host side, from cuda_msm_shape). */
+typedef struct cuda_msm_shape {
+    unsigned c;       /* window bits */
+    unsigned windows; /* ceil(256 / c) */
+    unsigned group;   /* windows per group */
+    size_t bins;      /* group x 2^(c-1) */
+    size_t entries;   /* sorted entries per group, at most n x group */
+    unsigned segs;    /* bucket-reduction segments per window */
+} cuda_msm_shape_t;
+
+typedef struct cuda_msm_plan {
+    cuda_curve curve;
+    size_t n_max;
+    size_t scratch_limit;  /* bound on the sorted entries and buckets, bytes */
+    cuda_msm_shape_t max;  /* the largest shape its buffers hold */
+    cuda_msm_shape_t last; /* the shape of the last call */
+    size_t jobs_max, heavy_max;
+    size_t bytes;            /* device bytes it holds */
+    int sms;                 /* multiprocessors, for grid-stride grids */
+    uint32_t medium_fill;    /* medium bins from which a thread each sums them */
+    cuda_msm_trace_t *trace; /* CUZK_MSM_TRACE, else NULL */
+    /* device */
+    dfr_t *k; /* canonical full scalars, n_max */
+    uint32_t *full_idx, *ones_idx;
+    uint32_t *bin_count, *bin_off, *cursor, *tile_sums;
+    uint32_t *sorted;
+    void *buckets, *pieces, *segs, *wins; /* XYZZ points */
+    void *wins_jac;                       /* Jacobian, windows + 1 */
+    cuda_msm_job_t *jobs;
+    cuda_msm_range_t *ranges;
+    uint32_t *med; /* the medium bins of a group */
+    uint32_t *ctl; /* counters, CUDA_MSM_CTL_N */
+    /* pinned host */
+    uint32_t *ctl_host;
+    void *jac_host;
+} cuda_msm_plan_t;
+
+/* Window size, window count and group for n full scalars under a plan's
+ * limits (bins_cap, entries_cap; 0 = unbounded). */
+cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t scratch_limit);
+
+/* The shape for n under a plan's buffers (bins_cap, entries_cap): fewer
+ * windows per group, or smaller windows, when they would not fit. */
+cuda_msm_shape_t cuda_msm_shape_fit(cuda_msm_shape_t sh, size_t n, size_t bins_cap,
+                                    size_t entries_cap);
+cuda_msm_shape_t cuda_msm_shape_finish(cuda_msm_shape_t sh, size_t n);
+size_t cuda_msm_xyzz_bytes(cuda_curve curve);
+size_t cuda_msm_jac_bytes(cuda_curve curve);
+
+/* Device bytes a plan for n_max points takes. scratch_limit bounds the
+ * sorted entries plus buckets of one window group (0: 2 GiB). */
+size_t cuda_msm_plan_bytes(cuda_curve curve, size_t n_max, size_t scratch_limit);
+
+/* Allocates on the current device. CUZK_ERR_CUDA (out of memory included)
+ * with the plan left empty; CUZK_ERR_ARG for n_max >= 2^31. */
+cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
+                               size_t scratch_limit, cuzk_error_t *err);
+void cuda_msm_plan_free(cuda_msm_plan_t *p);
+
+/* n <= p->n_max; bases: n affine points (infinity as (0, 0)); scalars: n
+ * Montgomery Fr, fully reduced. */
+cuzk_status cuda_msm_g1(cuzk_host::g1_jac_t *out, cuda_msm_plan_t *p, const dg1_affine_t *bases,
+                        const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err);
+cuzk_status cuda_msm_g2(cuzk_host::g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *bases,
+                        const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err);
+
+/* Bases from a host key (msm.h's formats) into device affine points:
+ * copies n records to dst and decodes them there (ZCASH: big-endian, flags,
+ * to Montgomery; a coordinate >= p becomes 0, as on the CPU). The host
+ * memory must stay valid until the stream passes this point. */
+cuzk_status cuda_bases_upload_g1(dg1_affine_t *dst, const cuzk_host::msm_bases_t *src, size_t n,
+                                 cudaStream_t s, cuzk_error_t *err);
+cuzk_status cuda_bases_upload_g2(dg2_affine_t *dst, const cuzk_host::msm_bases_t *src, size_t n,
+                                 cudaStream_t s, cuzk_error_t *err);
+/* The decoding step alone, in place, for n records of format fmt already
+ * copied to dst (G2 when g2): nothing to do unless fmt is ZCASH. */
+cuzk_status cuda_bases_decode(void *dst, size_t n, int g2, cuzk_host::msm_base_format fmt,
+                              cudaStream_t s, cuzk_error_t *err);
+
+#endif

@@ -1,0 +1,228 @@
+/* What the two curve units of the MSM (msm_g1.cu, msm_g2.cu) share: the
+ * control slots, the scalar kernels (classification, digits, counting
+ * sort) and the scan. Static: each unit has its own copy of these small
+ * kernels (there is no device link step). */
+#ifndef CUZK_CUDA_MSM_COMMON_CUH
+#define CUZK_CUDA_MSM_COMMON_CUH
+
+#include "backend/cuda/msm/msm.cuh"
+
+/* ctl[] slots */
+#define CTL_JOBS 0   /* jobs made by the bins kernel */
+#define CTL_HEAVY 1  /* heavy bins (ranges) */
+#define CTL_FULL 2   /* full scalars */
+#define CTL_ONES 3   /* scalars equal to one */
+#define CTL_RANGES 4 /* ranges of the window sums */
+#define CTL_MED 5    /* medium bins (block-summed) */
+#define CTL_MEDN 6   /* bins over the medium threshold, counted first */
+#define CTL_N 8
+
+#define CUDA_MSM_MAX_WINDOWS 256 /* c = 1 */
+#define SCAN_TILE 2048           /* 256 threads x 8 */
+
+/* ---- scalars ------------------------------------------------------------- */
+
+/* Warp-aggregated append: the lanes with `mine` get consecutive slots of
+ * list `slot` (one atomic per warp). Every lane of the warp must call. */
+static __device__ __forceinline__ uint32_t msm_append(uint32_t *ctl, int slot, bool mine)
+{
+    unsigned lane = threadIdx.x & 31, mask = __ballot_sync(0xffffffffu, mine);
+    if (!mask)
+        return 0;
+    unsigned leader = __ffs(mask) - 1;
+    uint32_t base = 0;
+    if (lane == leader)
+        base = atomicAdd(&ctl[slot], __popc(mask));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    return base + __popc(mask & ((1u << lane) - 1));
+}
+
+/* 0 -> dropped, 1 -> ones list, else -> canonical scalar + index. */
+static __global__ void msm_classify(dfr_t *k, uint32_t *full_idx, uint32_t *ones_idx, uint32_t *ctl,
+                                    const dfr_t *s, uint32_t n)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    dfr_t v;
+    int kind = 0;
+    if (i < n) {
+        v = s[i];
+        kind = dfr_is_one(&v) ? 1 : dfr_is_zero(&v) ? 0 : 2;
+    }
+    uint32_t pos = msm_append(ctl, CTL_ONES, kind == 1);
+    if (kind == 1)
+        ones_idx[pos] = i;
+    pos = msm_append(ctl, CTL_FULL, kind == 2);
+    if (kind == 2) {
+        dfr_from_mont(&k[pos], &v);
+        full_idx[pos] = i;
+    }
+}
+
+/* c bits of k from bit off (zero past bit 255). */
+static __device__ __forceinline__ uint32_t msm_bits(const dfr_t *k, unsigned off, unsigned c)
+{
+    if (off >= 256)
+        return 0;
+    unsigned li = off >> 5, sh = off & 31;
+    uint64_t v = k->l[li];
+    if (li < 7)
+        v |= (uint64_t)k->l[li + 1] << 32;
+    return (uint32_t)(v >> sh) & ((1u << c) - 1);
+}
+
+/* Signed digit of window w, given the carry from window w - 1: in
+ * (-2^(c-1), 2^(c-1)]; k < 2^255 and windows x c >= 256 leave no carry. */
+static __device__ __forceinline__ int32_t msm_digit(const dfr_t *k, unsigned w, unsigned c,
+                                                    uint32_t *carry)
+{
+    uint32_t raw = msm_bits(k, w * c, c) + *carry;
+    if (raw > (1u << (c - 1))) {
+        *carry = 1;
+        return (int32_t)raw - (int32_t)(1u << c);
+    }
+    *carry = 0;
+    return (int32_t)raw;
+}
+
+static __global__ void msm_hist(uint32_t *count, const dfr_t *k, uint32_t n, unsigned c,
+                                unsigned w0, unsigned g)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t carry = 0, nb = 1u << (c - 1);
+    for (unsigned w = 0; w < w0 + g; w++) {
+        int32_t d = msm_digit(&k[i], w, c, &carry);
+        if (w >= w0 && d)
+            atomicAdd(&count[(w - w0) * nb + (uint32_t)abs(d) - 1], 1u);
+    }
+}
+
+static __global__ void msm_scatter(uint32_t *sorted, uint32_t *cursor, const dfr_t *k,
+                                   const uint32_t *idx, uint32_t n, unsigned c, unsigned w0,
+                                   unsigned g)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t carry = 0, nb = 1u << (c - 1), id = idx[i];
+    for (unsigned w = 0; w < w0 + g; w++) {
+        int32_t d = msm_digit(&k[i], w, c, &carry);
+        if (w >= w0 && d) {
+            uint32_t pos = atomicAdd(&cursor[(w - w0) * nb + (uint32_t)abs(d) - 1], 1u);
+            sorted[pos] = id | (d < 0 ? 0x80000000u : 0u);
+        }
+    }
+}
+
+static __global__ void msm_ones_off(uint32_t *off, const uint32_t *ctl)
+{
+    off[0] = 0;
+    off[1] = ctl[CTL_ONES];
+}
+
+/* ctl[CTL_MEDN] += the bins with more than `medium` entries and at most
+ * CUDA_MSM_HEAVY: the bins kernel hands them to blocks only when they are
+ * too few to fill the GPU with a thread each. */
+static __global__ void msm_count_medium(uint32_t *ctl, const uint32_t *off, uint32_t nbins,
+                                        uint32_t medium)
+{
+    uint32_t n = 0;
+    for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < nbins;
+         b += gridDim.x * blockDim.x) {
+        uint32_t cnt = off[b + 1] - off[b];
+        n += cnt > medium && cnt <= CUDA_MSM_HEAVY;
+    }
+    for (int d = 16; d > 0; d >>= 1)
+        n += __shfl_down_sync(0xffffffffu, n, d);
+    if ((threadIdx.x & 31) == 0 && n)
+        atomicAdd(&ctl[CTL_MEDN], n);
+}
+
+/* The window sums of a group: window w0 + j adds segs[j segs ..]. */
+static __global__ void msm_uniform_ranges(cuda_msm_range_t *r, uint32_t *count, uint32_t g,
+                                          uint32_t segs, uint32_t w0)
+{
+    for (uint32_t j = threadIdx.x; j < g; j += blockDim.x)
+        r[j] = {j * segs, segs, w0 + j};
+    if (threadIdx.x == 0)
+        *count = g;
+}
+
+/* ---- exclusive scan of u32 (bin offsets) --------------------------------- */
+
+/* Each block scans a tile of SCAN_TILE; tile totals to sums[]. in may be out. */
+static __global__ void __launch_bounds__(256)
+    msm_scan_tiles(uint32_t *out, uint32_t *sums, const uint32_t *in, uint32_t len)
+{
+    __shared__ uint32_t warp_tot[8];
+    uint32_t base = blockIdx.x * SCAN_TILE + threadIdx.x * 8, v[8], sum = 0;
+    for (int j = 0; j < 8; j++) {
+        v[j] = base + j < len ? in[base + j] : 0;
+        sum += v[j];
+    }
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint32_t x = sum;
+    for (unsigned o = 1; o < 32; o <<= 1) {
+        uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x += y;
+    }
+    if (lane == 31)
+        warp_tot[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        uint32_t t = lane < 8 ? warp_tot[lane] : 0;
+        for (unsigned o = 1; o < 8; o <<= 1) {
+            uint32_t y = __shfl_up_sync(0xffffffffu, t, o);
+            if (lane >= o)
+                t += y;
+        }
+        if (lane < 8)
+            warp_tot[lane] = t;
+    }
+    __syncthreads();
+    uint32_t run = x - sum + (warp ? warp_tot[warp - 1] : 0);
+    for (int j = 0; j < 8; j++) {
+        if (base + j < len)
+            out[base + j] = run;
+        run += v[j];
+    }
+    if (threadIdx.x == 255)
+        sums[blockIdx.x] = run;
+}
+
+static __global__ void msm_scan_add(uint32_t *out, const uint32_t *tile_off, uint32_t len)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len)
+        out[i] += tile_off[i / SCAN_TILE];
+}
+
+/* out = exclusive scan of in (len elements); tmp holds about len / 2047 + 3
+ * words. */
+static cuzk_status msm_scan(uint32_t *out, const uint32_t *in, uint32_t len, uint32_t *tmp,
+                            cudaStream_t s, cuzk_error_t *err)
+{
+    uint32_t tiles = (len + SCAN_TILE - 1) / SCAN_TILE;
+    msm_scan_tiles<<<tiles, 256, 0, s>>>(out, tmp, in, len);
+    cuzk_status st = CUDA_CHECK(cudaGetLastError(), err);
+    if (st != CUZK_OK || tiles == 1)
+        return st;
+    if ((st = msm_scan(tmp, tmp, tiles, tmp + tiles, s, err)) != CUZK_OK)
+        return st;
+    msm_scan_add<<<(len + 255) / 256, 256, 0, s>>>(out, tmp, len);
+    return CUDA_CHECK(cudaGetLastError(), err);
+}
+
+static __attribute__((unused)) size_t scan_tmp_words(size_t len)
+{
+    size_t words = 0;
+    for (size_t t = (len + SCAN_TILE - 1) / SCAN_TILE;; t = (t + SCAN_TILE - 1) / SCAN_TILE) {
+        words += t;
+        if (t == 1)
+            return words;
+    }
+}
+
+#endif

@@ -1,0 +1,32 @@
+/* The device MSM over G1 (msm.cuh): msm_impl.cuh instantiated. G1 and G2
+ * are separate units so that they compile in parallel. */
+#define CUZK_CUDA_OUTLINE_FP_MUL /* see field.cuh: compile time */
+#include "backend/cuda/msm/msm_common.cuh"
+
+using namespace cuzk_host;
+
+#define EC(name) dg1_##name
+#define MK(name) msm_g1_##name
+#define HJ(name) g1_##name
+#define AFF dg1_affine_t
+#define XYZZ dg1_xyzz_t
+#define JAC dg1_jac_t
+#define HJAC g1_jac_t
+#define RED_THREADS 128
+#include "backend/cuda/msm/msm_impl.cuh"
+#undef EC
+#undef MK
+#undef HJ
+#undef AFF
+#undef XYZZ
+#undef JAC
+#undef HJAC
+#undef RED_THREADS
+
+cuzk_status cuda_msm_g1(g1_jac_t *out, cuda_msm_plan_t *p, const dg1_affine_t *bases,
+                        const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err)
+{
+    if (p && p->curve != CUDA_CURVE_G1)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_msm_g1: plan is for G2");
+    return msm_g1_run(out, p, bases, scalars, n, s, err);
+}

@@ -1,0 +1,32 @@
+/* The device MSM over G2 (msm.cuh): msm_impl.cuh instantiated. G1 and G2
+ * are separate units so that they compile in parallel. */
+#define CUZK_CUDA_OUTLINE_FP_MUL /* see field.cuh: compile time */
+#include "backend/cuda/msm/msm_common.cuh"
+
+using namespace cuzk_host;
+
+#define EC(name) dg2_##name
+#define MK(name) msm_g2_##name
+#define HJ(name) g2_##name
+#define AFF dg2_affine_t
+#define XYZZ dg2_xyzz_t
+#define JAC dg2_jac_t
+#define HJAC g2_jac_t
+#define RED_THREADS 64
+#include "backend/cuda/msm/msm_impl.cuh"
+#undef EC
+#undef MK
+#undef HJ
+#undef AFF
+#undef XYZZ
+#undef JAC
+#undef HJAC
+#undef RED_THREADS
+
+cuzk_status cuda_msm_g2(g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *bases,
+                        const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err)
+{
+    if (p && p->curve != CUDA_CURVE_G2)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_msm_g2: plan is for G1");
+    return msm_g2_run(out, p, bases, scalars, n, s, err);
+}

@@ -405,6 +405,17 @@ typedef struct rig {
     engine_key_t *kbp, *ksj, *kbp10;
 } rig_t;
 
+/* The one rig of the running test. Static, not on the test's stack: a
+ * failed assertion leaves the test by longjmp, and rig_teardown must then
+ * stop an engine whose callbacks still write into the rig. */
+static rig_t g_rig;
+static int g_rig_live; /* an engine of g_rig is running */
+
+static rig_t *rig_slot(void)
+{
+    return &g_rig;
+}
+
 static const engine_sim_config_t SIM_DEFAULT = {
     .resident_per_row = 1024, .scratch_per_row = 1024, .stream_per_row = 512};
 
@@ -454,6 +465,7 @@ static void rig_start(rig_t *r)
     cuzk_error_t err = {0};
     if (engine_new(&r->e, &r->cfg, &err) != CUZK_OK)
         fail_msg("engine_new: %s", err.msg);
+    g_rig_live = r == &g_rig;
     r->kbp = rig_key(r, &g_bp, "bp6", 1);
     r->ksj = rig_key(r, &g_sj, "sj6", 1);
     r->kbp10 = rig_key(r, &g_bp10, "bp10", 1);
@@ -520,6 +532,7 @@ static void rig_stop(rig_t *r)
     for (int k = 0; k < ENGINE_KIND_COUNT; k++)
         submitted += st.kinds[k].submitted;
     engine_destroy(r->e); /* cancels what is left: those end too */
+    g_rig_live = 0;
     check_done(&r->done, &r->log, submitted, r);
     /* three keys, each destroyed exactly once (by release or destroy) */
     assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) - before, 3);
@@ -655,9 +668,9 @@ static const int TWO_WORKERS[MAX_DEV] = {2, 2, 2};
 static void test_matches_cpu(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(r);
     uint64_t seed = tu_rand64();
     fr_t rr, ss;
     rand_fr(&rr, &seed);
@@ -668,9 +681,9 @@ static void test_matches_cpu(void **state)
         engine_kind kind;
         int as_wtns;
     } cases[] = {
-        {&g_sj, r.ksj, ENGINE_KIND_SNARKJS, 1},        {&g_sj, r.ksj, ENGINE_KIND_SNARKJS, 0},
-        {&g_bp, r.kbp, ENGINE_KIND_BELLPERSON, 0},     {&g_bp, r.kbp, ENGINE_KIND_BELLPERSON, 1},
-        {&g_bp10, r.kbp10, ENGINE_KIND_BELLPERSON, 1},
+        {&g_sj, r->ksj, ENGINE_KIND_SNARKJS, 1},        {&g_sj, r->ksj, ENGINE_KIND_SNARKJS, 0},
+        {&g_bp, r->kbp, ENGINE_KIND_BELLPERSON, 0},     {&g_bp, r->kbp, ENGINE_KIND_BELLPERSON, 1},
+        {&g_bp10, r->kbp10, ENGINE_KIND_BELLPERSON, 1},
     };
     enum { NC = sizeof cases / sizeof cases[0] };
     engine_job_id_t ids[NC];
@@ -685,13 +698,13 @@ static void test_matches_cpu(void **state)
                        .s = ss};
         in.ws[0] = cases[i].f->w;
         cuzk_error_t err = {0};
-        assert_int_equal(submit_job(&r, &ids[i], &in, cases[i].f, &err), CUZK_OK);
+        assert_int_equal(submit_job(r, &ids[i], &in, cases[i].f, &err), CUZK_OK);
         assert_true(ids[i] > 0);
     }
     for (int i = 0; i < NC; i++) {
         const fixture_t *f = cases[i].f;
         engine_result_t res;
-        await_ok(&r, ids[i], &res);
+        await_ok(r, ids[i], &res);
         assert_int_equal(res.n_partitions, 1);
         assert_int_equal(res.kind, cases[i].kind);
         assert_int_equal(res.n_public, f->pk.n_public);
@@ -709,19 +722,19 @@ static void test_matches_cpu(void **state)
         assert_int_equal(res.timings[0].attempts, 1);
         assert_int_equal(res.timings[0].streamed, 0);
         assert_true(res.done_ns >= res.submit_ns);
-        check_events(&r.log, ids[i], 1);
+        check_events(&r->log, ids[i], 1);
         engine_result_free(&res);
         /* await again: still retained, same answer */
-        assert_int_equal(engine_await(r.e, ids[i], 0, &res, NULL), CUZK_OK);
+        assert_int_equal(engine_await(r->e, ids[i], 0, &res, NULL), CUZK_OK);
         engine_result_free(&res);
     }
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.kinds[ENGINE_KIND_SNARKJS].done, 2);
     assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].done, 3);
     assert_int_equal(st.devices[0].proofs, NC);
     assert_int_equal(st.devices[0].resident_keys, 3);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* ENGINE_WITNESS_FN: the witness is made in the witness stage (one call per
@@ -748,9 +761,9 @@ static cuzk_status gen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
 static void test_witness_fn(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(r);
     uint64_t seed = tu_rand64();
     fr_t rr, ss;
     rand_fr(&rr, &seed);
@@ -762,9 +775,9 @@ static void test_witness_fn(void **state)
     for (int i = 0; i < 3; i++)
         wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g[i]};
     engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
-                              .user = &r,
+                              .user = r,
                               .priority = CUZK_PRIO_NORMAL,
-                              .key = r.kbp,
+                              .key = r->kbp,
                               .witnesses = wit,
                               .n_partitions = 3,
                               .fixed_rs = 1,
@@ -772,9 +785,9 @@ static void test_witness_fn(void **state)
                               .s = ss};
     engine_job_id_t id = 0;
     cuzk_error_t err = {0};
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
     engine_result_t res;
-    await_ok(&r, id, &res);
+    await_ok(r, id, &res);
     assert_int_equal(res.n_partitions, 3);
     for (int i = 0; i < 3; i++) {
         uint8_t got[192], want[192];
@@ -787,19 +800,19 @@ static void test_witness_fn(void **state)
 
     /* a failing generator fails the job, naming why */
     g[1].fail = 1;
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-    assert_int_equal(engine_await(r.e, id, 60000, &res, &err), CUZK_ERR_IO);
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    assert_int_equal(engine_await(r->e, id, 60000, &res, &err), CUZK_ERR_IO);
     assert_int_equal(res.state, ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error.msg, "generator broke on purpose"));
     engine_result_free(&res);
 
     /* no generator: refused at submit */
     wit[0].fn = NULL;
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "partition 0"));
     free(w2);
-    good_job(&r);
-    rig_stop(&r);
+    good_job(r);
+    rig_stop(r);
 }
 
 /* The witness buffers of ENGINE_WITNESS_FN come from the config's host
@@ -874,20 +887,20 @@ static void test_witness_pool(void **state)
         memset(&g_dev_hooks, 0, sizeof g_dev_hooks);
         host_hooks_t local = {0, 0, refuse, 0};
         host_hooks_t *hp = variant == POOL_DEVICE ? &g_dev_hooks : &local;
-        rig_t r;
-        rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
+        rig_t *r = rig_slot();
+        rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
         if (variant == POOL_DEVICE) { /* none in the config: the device's */
-            r.dev[0].host_alloc = dev_hook_alloc;
-            r.dev[0].host_free = dev_hook_free;
+            r->dev[0].host_alloc = dev_hook_alloc;
+            r->dev[0].host_free = dev_hook_free;
         } else {
-            r.cfg.host_alloc = hook_alloc;
-            r.cfg.host_free = hook_free;
-            r.cfg.host_ctx = &local;
+            r->cfg.host_alloc = hook_alloc;
+            r->cfg.host_free = hook_free;
+            r->cfg.host_ctx = &local;
         }
         if (variant == POOL_CAPPED) /* room for one buffer: the rest from malloc */
-            r.cfg.host_bytes_max = one + one / 2;
-        r.cfg.witness_buffers = 3;
-        rig_start(&r);
+            r->cfg.host_bytes_max = one + one / 2;
+        r->cfg.witness_buffers = 3;
+        rig_start(r);
         uint64_t seed = tu_rand64();
         fr_t rr, ss;
         rand_fr(&rr, &seed);
@@ -898,9 +911,9 @@ static void test_witness_pool(void **state)
         for (int i = 0; i < PARTS; i++)
             wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g};
         engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
-                                  .user = &r,
+                                  .user = r,
                                   .priority = CUZK_PRIO_NORMAL,
-                                  .key = r.kbp,
+                                  .key = r->kbp,
                                   .witnesses = wit,
                                   .n_partitions = PARTS,
                                   .fixed_rs = 1,
@@ -911,14 +924,14 @@ static void test_witness_pool(void **state)
         for (int j = 0; j < JOBS; j++) {
             engine_job_id_t id = 0;
             cuzk_error_t err = {0};
-            assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-            await_proofs_equal(&r, id, PARTS, want);
+            assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+            await_proofs_equal(r, id, PARTS, want);
         }
         /* .wtns witnesses are parsed into pool buffers, ENGINE_WITNESS_FR
          * copies move into them (with an allocator that gives memory) */
         for (int form = 0; form < 2; form++) {
             job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
-                           .key = r.kbp,
+                           .key = r->kbp,
                            .prio = CUZK_PRIO_NORMAL,
                            .n = PARTS,
                            .as_wtns = form == 0,
@@ -929,11 +942,11 @@ static void test_witness_pool(void **state)
                 in.ws[i] = g_bp.w;
             engine_job_id_t id = 0;
             cuzk_error_t err = {0};
-            assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
-            await_proofs_equal(&r, id, PARTS, want);
+            assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+            await_proofs_equal(r, id, PARTS, want);
         }
         engine_stats_t st;
-        engine_stats(r.e, &st);
+        engine_stats(r->e, &st);
         host_hooks_t *h = hp;
         assert_in_range(st.witness_pool_buffers, 1, 3);
         assert_int_equal(st.witness_pool_bytes, st.witness_pool_buffers * one);
@@ -949,7 +962,7 @@ static void test_witness_pool(void **state)
             assert_in_range(h->allocs, 1, 24);
             assert_true((size_t)(h->allocs - h->frees) <= st.witness_pool_buffers);
         }
-        rig_stop(&r);
+        rig_stop(r);
         assert_int_equal(h->allocs, h->frees);
         assert_int_equal(h->live, 0);
     }
@@ -960,16 +973,16 @@ static void test_multi_partition(void **state)
 {
     (void)state;
     static const size_t caps[2] = {4096 * KIB, 512 * KIB};
-    rig_t r;
-    rig_init(&r, 2, caps, TWO_WORKERS, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 2, caps, TWO_WORKERS, NULL);
+    rig_start(r);
     enum { P = 5 };
     fr_t *ws[P];
     uint64_t seed = tu_rand64();
     for (int i = 0; i < P; i++)
         ws[i] = witness_variant(&g_bp.c, g_bp.log_m, seed + (uint64_t)i);
     job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
-                   .key = r.kbp,
+                   .key = r->kbp,
                    .prio = CUZK_PRIO_NORMAL,
                    .n = P,
                    .as_wtns = 1,
@@ -979,9 +992,9 @@ static void test_multi_partition(void **state)
     for (int i = 0; i < P; i++)
         in.ws[i] = ws[i];
     engine_job_id_t id;
-    assert_int_equal(submit_job(&r, &id, &in, &g_bp, NULL), CUZK_OK);
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, NULL), CUZK_OK);
     engine_result_t res;
-    await_ok(&r, id, &res);
+    await_ok(r, id, &res);
     assert_int_equal(res.n_partitions, P);
     for (int i = 0; i < P; i++) {
         uint8_t got[192], want[192];
@@ -995,9 +1008,9 @@ static void test_multi_partition(void **state)
     assert_int_equal(
         groth16_verify_batch(&valid, &g_bp.pk.vk, res.proofs, P, res.public_inputs, NULL), CUZK_OK);
     assert_true(valid);
-    check_events(&r.log, id, P);
+    check_events(&r->log, id, P);
     engine_job_info_t info;
-    assert_int_equal(engine_job_status(r.e, &info, id, NULL), CUZK_OK);
+    assert_int_equal(engine_job_status(r->e, &info, id, NULL), CUZK_OK);
     assert_int_equal(info.state, ENGINE_JOB_DONE);
     assert_int_equal(info.partitions_done, P);
     assert_int_equal(info.partitions_witnessed, P);
@@ -1005,7 +1018,7 @@ static void test_multi_partition(void **state)
     engine_result_free(&res);
     for (int i = 0; i < P; i++)
         free(ws[i]);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* One worker, a slow device: a CRITICAL job submitted behind a dozen NORMAL
@@ -1014,22 +1027,22 @@ static void test_priority_critical(void **state)
 {
     (void)state;
     enum { N = 12 };
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    r.cfg.ready_max = 2;
-    engine_sim_set_delay(r.sim[0], 30000);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.ready_max = 2;
+    engine_sim_set_delay(r->sim[0], 30000);
+    rig_start(r);
     engine_job_id_t normal[N];
     for (int i = 0; i < N; i++)
-        normal[i] = submit_simple(&r, CUZK_PRIO_NORMAL);
-    wait_proves(r.sim[0], 1);
-    engine_job_id_t crit = submit_simple(&r, CUZK_PRIO_CRITICAL);
+        normal[i] = submit_simple(r, CUZK_PRIO_NORMAL);
+    wait_proves(r->sim[0], 1);
+    engine_job_id_t crit = submit_simple(r, CUZK_PRIO_CRITICAL);
     engine_result_t cres;
-    await_ok(&r, crit, &cres);
+    await_ok(r, crit, &cres);
     unsigned before = 0;
     for (int i = 0; i < N; i++) {
         engine_result_t res;
-        await_ok(&r, normal[i], &res);
+        await_ok(r, normal[i], &res);
         before += res.done_ns < cres.done_ns;
         engine_result_free(&res);
     }
@@ -1037,7 +1050,7 @@ static void test_priority_critical(void **state)
     /* at most: the one proving, the ready ones, one more at the boundary */
     assert_true(before <= 4);
     engine_result_free(&cres);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* LOW under a flood of HIGH: with aging it finishes well before the flood;
@@ -1045,29 +1058,29 @@ static void test_priority_critical(void **state)
 static unsigned low_under_flood(uint64_t aging_ns)
 {
     enum { N = 30 };
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    r.cfg.ready_max = 2;
-    r.cfg.aging_ns = aging_ns;
-    engine_sim_set_delay(r.sim[0], 10000);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.ready_max = 2;
+    r->cfg.aging_ns = aging_ns;
+    engine_sim_set_delay(r->sim[0], 10000);
+    rig_start(r);
     engine_job_id_t high[N];
     for (int i = 0; i < N / 2; i++)
-        high[i] = submit_simple(&r, CUZK_PRIO_HIGH);
-    engine_job_id_t low = submit_simple(&r, CUZK_PRIO_LOW);
+        high[i] = submit_simple(r, CUZK_PRIO_HIGH);
+    engine_job_id_t low = submit_simple(r, CUZK_PRIO_LOW);
     for (int i = N / 2; i < N; i++)
-        high[i] = submit_simple(&r, CUZK_PRIO_HIGH);
+        high[i] = submit_simple(r, CUZK_PRIO_HIGH);
     engine_result_t lres;
-    await_ok(&r, low, &lres);
+    await_ok(r, low, &lres);
     unsigned after = 0;
     for (int i = 0; i < N; i++) {
         engine_result_t res;
-        await_ok(&r, high[i], &res);
+        await_ok(r, high[i], &res);
         after += res.done_ns > lres.done_ns;
         engine_result_free(&res);
     }
     engine_result_free(&lres);
-    rig_stop(&r);
+    rig_stop(r);
     return after;
 }
 
@@ -1085,118 +1098,118 @@ static void test_priority_aging(void **state)
 static void test_bad_specs(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    rig_start(r);
     cuzk_error_t err = {0};
     engine_job_id_t id = 99;
     static const engine_kind reserved[] = {ENGINE_KIND_POREP, ENGINE_KIND_SNAPDEALS,
                                            ENGINE_KIND_WINDOW_POST, ENGINE_KIND_WINNING_POST};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
-        job_in_t in = {.kind = reserved[i], .key = r.kbp, .prio = CUZK_PRIO_CRITICAL, .n = 1};
+        job_in_t in = {.kind = reserved[i], .key = r->kbp, .prio = CUZK_PRIO_CRITICAL, .n = 1};
         in.ws[0] = g_bp.w;
-        assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_ERR_UNSUPPORTED);
+        assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_ERR_UNSUPPORTED);
         assert_non_null(strstr(err.msg, "unsupported proof kind"));
         assert_int_equal(id, 0);
     }
-    job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r.ksj, .prio = CUZK_PRIO_NORMAL, .n = 2};
+    job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r->ksj, .prio = CUZK_PRIO_NORMAL, .n = 2};
     in.ws[0] = in.ws[1] = g_sj.w;
-    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG); /* two witnesses */
+    assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_ERR_ARG); /* two witnesses */
     in.n = 1;
-    in.key = r.kbp; /* a snarkjs job with a bellperson key */
-    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_ERR_ARG);
+    in.key = r->kbp; /* a snarkjs job with a bellperson key */
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_ERR_ARG);
     in.key = NULL;
-    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
-    in.key = r.ksj;
+    assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+    in.key = r->ksj;
     in.prio = (cuzk_priority)9;
-    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+    assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
     in.prio = CUZK_PRIO_NORMAL;
     in.kind = (engine_kind)77;
-    assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+    assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
     /* an fr_t witness of the wrong length */
     engine_witness_t w = {.form = ENGINE_WITNESS_FR, .w = g_bp.w, .n = g_bp.pk.n_vars - 1};
     engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
-                              .user = &r,
-                              .key = r.kbp,
+                              .user = r,
+                              .key = r->kbp,
                               .witnesses = &w,
                               .n_partitions = 1};
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_ERR_ARG);
-    assert_int_equal(engine_submit(r.e, NULL, &spec, &err), CUZK_ERR_ARG);
-    assert_int_equal(engine_await(r.e, 12345, 0, &(engine_result_t){0}, &err), CUZK_ERR_ARG);
-    assert_int_equal(engine_cancel(r.e, 12345, &err), CUZK_ERR_ARG);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 3, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_submit(r->e, NULL, &spec, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_await(r->e, 12345, 0, &(engine_result_t){0}, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_cancel(r->e, 12345, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 3, &err), CUZK_ERR_ARG);
     /* a key whose circuit does not match it */
     engine_key_spec_t ks = {.pk = &g_bp.pk, .circuit = &g_bp10.c};
     engine_key_t *k = NULL;
-    assert_int_equal(engine_key_register(r.e, &k, &ks, &err), CUZK_ERR_ARG);
+    assert_int_equal(engine_key_register(r->e, &k, &ks, &err), CUZK_ERR_ARG);
     assert_null(k);
     /* configuration bounds */
-    engine_config_t cfg = r.cfg;
+    engine_config_t cfg = r->cfg;
     engine_t *e2 = NULL;
     cfg.n_devices = 0;
     assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
-    cfg = r.cfg;
+    cfg = r->cfg;
     cfg.ready_max = 0;
     assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "ready_max"));
     assert_null(e2);
-    cfg = r.cfg;
+    cfg = r->cfg;
     cfg.witness_nice = 20;
     assert_int_equal(engine_new(&e2, &cfg, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "witness_nice"));
     assert_null(e2);
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     for (int k2 = 0; k2 < ENGINE_KIND_COUNT; k2++)
         assert_int_equal(st.kinds[k2].submitted, 0);
-    good_job(&r);
-    rig_stop(&r);
+    good_job(r);
+    rig_stop(r);
 }
 
 /* A queued job is cancelled at once; the others finish. */
 static void test_cancel_queued(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
     /* one witness thread: a, b, c reach the device in that order (with two,
      * c could overtake a slow a and be the proof that wait_proves sees) */
-    r.cfg.witness_threads = 1;
-    engine_sim_set_delay(r.sim[0], 400000);
-    rig_start(&r);
-    engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
-    engine_job_id_t b = submit_simple(&r, CUZK_PRIO_NORMAL);
-    engine_job_id_t c = submit_simple(&r, CUZK_PRIO_NORMAL);
-    wait_state(&r, a, ENGINE_JOB_RUNNING);
-    wait_proves(r.sim[0], 1);
+    r->cfg.witness_threads = 1;
+    engine_sim_set_delay(r->sim[0], 400000);
+    rig_start(r);
+    engine_job_id_t a = submit_simple(r, CUZK_PRIO_NORMAL);
+    engine_job_id_t b = submit_simple(r, CUZK_PRIO_NORMAL);
+    engine_job_id_t c = submit_simple(r, CUZK_PRIO_NORMAL);
+    wait_state(r, a, ENGINE_JOB_RUNNING);
+    wait_proves(r->sim[0], 1);
     cuzk_error_t err = {0};
-    assert_int_equal(engine_cancel(r.e, c, &err), CUZK_OK);
+    assert_int_equal(engine_cancel(r->e, c, &err), CUZK_OK);
     engine_result_t res;
-    assert_int_equal(engine_await(r.e, c, 5000, &res, &err), CUZK_ERR_CANCELLED);
+    assert_int_equal(engine_await(r->e, c, 5000, &res, &err), CUZK_ERR_CANCELLED);
     engine_job_info_t info;
-    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_int_equal(engine_job_status(r->e, &info, a, &err), CUZK_OK);
     assert_false(info.settled); /* C did not wait for the running proof */
-    engine_sim_set_delay(r.sim[0], 0);
+    engine_sim_set_delay(r->sim[0], 0);
     assert_int_equal(res.state, ENGINE_JOB_CANCELLED);
     assert_null(res.proofs);
     assert_int_equal(res.error.code, CUZK_ERR_CANCELLED);
     engine_result_free(&res);
-    assert_int_equal(engine_cancel(r.e, c, &err), CUZK_OK); /* again: no change */
-    await_ok(&r, a, &res);
+    assert_int_equal(engine_cancel(r->e, c, &err), CUZK_OK); /* again: no change */
+    await_ok(r, a, &res);
     engine_result_free(&res);
-    await_ok(&r, b, &res);
+    await_ok(r, b, &res);
     engine_result_free(&res);
-    assert_int_equal(engine_cancel(r.e, a, &err), CUZK_OK); /* done: stays done */
-    assert_int_equal(engine_await(r.e, a, 0, &res, &err), CUZK_OK);
+    assert_int_equal(engine_cancel(r->e, a, &err), CUZK_OK); /* done: stays done */
+    assert_int_equal(engine_await(r->e, a, 0, &res, &err), CUZK_OK);
     engine_result_free(&res);
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].cancelled, 1);
     assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].done, 2);
     engine_sim_stats_t ss;
-    engine_sim_stats(r.sim[0], &ss);
+    engine_sim_stats(r->sim[0], &ss);
     assert_int_equal(ss.proves, 2);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* One device, two workers, each scratch more than half of what the key
@@ -1208,16 +1221,16 @@ static void test_cancel_running(void **state)
     static const size_t caps[1] = {200 * KIB}; /* resident 64 KiB, scratch 80 KiB */
     engine_sim_config_t sc = SIM_DEFAULT;
     sc.scratch_per_row = 1280;
-    rig_t r;
-    rig_init(&r, 1, caps, TWO_WORKERS, &sc);
-    engine_sim_set_delay(r.sim[0], 500000);
-    rig_start(&r);
-    engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
-    wait_proves(r.sim[0], 1);
-    engine_job_id_t b = submit_simple(&r, CUZK_PRIO_NORMAL);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, caps, TWO_WORKERS, &sc);
+    engine_sim_set_delay(r->sim[0], 500000);
+    rig_start(r);
+    engine_job_id_t a = submit_simple(r, CUZK_PRIO_NORMAL);
+    wait_proves(r->sim[0], 1);
+    engine_job_id_t b = submit_simple(r, CUZK_PRIO_NORMAL);
     for (int i = 0;; i++) { /* B queued in the ledger */
         engine_stats_t st;
-        engine_stats(r.e, &st);
+        engine_stats(r->e, &st);
         if (st.devices[0].ledger.waiters == 1)
             break;
         assert_true(i < 5000);
@@ -1225,55 +1238,55 @@ static void test_cancel_running(void **state)
     }
     cuzk_error_t err = {0};
     engine_result_t res;
-    assert_int_equal(engine_cancel(r.e, b, &err), CUZK_OK);
-    assert_int_equal(engine_await(r.e, b, 5000, &res, &err), CUZK_ERR_CANCELLED);
+    assert_int_equal(engine_cancel(r->e, b, &err), CUZK_OK);
+    assert_int_equal(engine_await(r->e, b, 5000, &res, &err), CUZK_ERR_CANCELLED);
     engine_result_free(&res);
     engine_job_info_t info;
-    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_int_equal(engine_job_status(r->e, &info, a, &err), CUZK_OK);
     assert_int_equal(info.state, ENGINE_JOB_RUNNING); /* B's wait ended before A's proof */
     assert_int_equal(info.in_flight, 1);
-    assert_int_equal(engine_cancel(r.e, a, &err), CUZK_OK);
-    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_int_equal(engine_cancel(r->e, a, &err), CUZK_OK);
+    assert_int_equal(engine_job_status(r->e, &info, a, &err), CUZK_OK);
     assert_int_equal(info.state, ENGINE_JOB_CANCELLED);
-    assert_int_equal(engine_await(r.e, a, 5000, &res, &err), CUZK_ERR_CANCELLED);
+    assert_int_equal(engine_await(r->e, a, 5000, &res, &err), CUZK_ERR_CANCELLED);
     assert_int_equal(res.state, ENGINE_JOB_CANCELLED);
     engine_result_free(&res);
-    rig_check_ledgers(&r); /* nothing leaked: reserved == persistent */
+    rig_check_ledgers(r); /* nothing leaked: reserved == persistent */
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.devices[0].ledger.persistent, 64 * KIB);
     engine_sim_stats_t ss;
-    engine_sim_stats(r.sim[0], &ss);
+    engine_sim_stats(r->sim[0], &ss);
     assert_int_equal(ss.proves, 1);
-    engine_sim_set_delay(r.sim[0], 0);
-    good_job(&r);
-    rig_stop(&r);
+    engine_sim_set_delay(r->sim[0], 0);
+    good_job(r);
+    rig_stop(r);
 }
 
 static void test_await_timeout(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    engine_sim_set_delay(r.sim[0], 500000);
-    rig_start(&r);
-    engine_job_id_t a = submit_simple(&r, CUZK_PRIO_NORMAL);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    engine_sim_set_delay(r->sim[0], 500000);
+    rig_start(r);
+    engine_job_id_t a = submit_simple(r, CUZK_PRIO_NORMAL);
     cuzk_error_t err = {0};
     engine_result_t res;
     uint64_t t0 = ledger_clock_ns();
-    assert_int_equal(engine_await(r.e, a, 20, &res, &err), CUZK_ERR_TIMEOUT);
+    assert_int_equal(engine_await(r->e, a, 20, &res, &err), CUZK_ERR_TIMEOUT);
     uint64_t took = ledger_clock_ns() - t0;
     assert_true(took >= 20 * MS && took < 400 * MS);
     assert_non_null(strstr(err.msg, "not done after 20 ms"));
     assert_null(res.proofs);
-    assert_int_equal(engine_await(r.e, a, 0, &res, &err), CUZK_ERR_TIMEOUT);
+    assert_int_equal(engine_await(r->e, a, 0, &res, &err), CUZK_ERR_TIMEOUT);
     engine_job_info_t info;
-    assert_int_equal(engine_job_status(r.e, &info, a, &err), CUZK_OK);
+    assert_int_equal(engine_job_status(r->e, &info, a, &err), CUZK_OK);
     assert_false(info.settled);
-    await_ok(&r, a, &res); /* it kept running */
+    await_ok(r, a, &res); /* it kept running */
     engine_result_free(&res);
-    assert_int_equal(engine_drain(r.e, 1000, &err), CUZK_OK);
-    rig_stop(&r);
+    assert_int_equal(engine_drain(r->e, 1000, &err), CUZK_OK);
+    rig_stop(r);
 }
 
 static void expect_failure(rig_t *r, engine_job_id_t id, cuzk_status code, const char *msg)
@@ -1294,74 +1307,72 @@ static void expect_failure(rig_t *r, engine_job_id_t id, cuzk_status code, const
 static void test_fail_plan_backend(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    r.cfg.max_retries = 1;
-    r.cfg.retry = ENGINE_RETRY_ANY_DEVICE;
-    rig_start(&r);
-    engine_sim_fail_plan(r.sim[0], 1);
-    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_NOMEM,
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.max_retries = 1;
+    r->cfg.retry = ENGINE_RETRY_ANY_DEVICE;
+    rig_start(r);
+    engine_sim_fail_plan(r->sim[0], 1);
+    expect_failure(r, submit_simple(r, CUZK_PRIO_NORMAL), CUZK_ERR_NOMEM,
                    "injected out of device memory");
-    engine_sim_fail_plan(r.sim[0], 0);
-    engine_sim_fail_backend_new(r.sim[0], 2); /* both attempts */
-    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
+    engine_sim_fail_plan(r->sim[0], 0);
+    engine_sim_fail_backend_new(r->sim[0], 2); /* both attempts */
+    expect_failure(r, submit_simple(r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
                    "partition 0 on device sim0: sim device 0: injected backend_new failure");
-    engine_sim_fail_backend_new(r.sim[0], 1); /* the retry succeeds */
+    engine_sim_fail_backend_new(r->sim[0], 1); /* the retry succeeds */
     engine_result_t res;
-    await_ok(&r, submit_simple(&r, CUZK_PRIO_NORMAL), &res);
+    await_ok(r, submit_simple(r, CUZK_PRIO_NORMAL), &res);
     assert_int_equal(res.timings[0].attempts, 2);
     engine_result_free(&res);
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.devices[0].failures, 5);
     assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].failed, 2);
-    good_job(&r);
-    rig_stop(&r);
+    good_job(r);
+    rig_stop(r);
 }
 
 /* A failed proof retried on the other device, and not retried. */
 static void test_fail_prove(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 2, CAP_BIG, ONE_WORKER, NULL);
-    r.cfg.max_retries = 1;
-    r.cfg.retry = ENGINE_RETRY_OTHER_DEVICE;
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 2, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.max_retries = 1;
+    r->cfg.retry = ENGINE_RETRY_OTHER_DEVICE;
+    rig_start(r);
     cuzk_error_t err = {0};
     /* resident on sim0 only: its idle worker gets the job first */
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
-    wait_idle(&r);
-    engine_sim_fail_prove(r.sim[0], 1);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    wait_idle(r);
+    engine_sim_fail_prove(r->sim[0], 1);
     engine_result_t res;
-    await_ok(&r, submit_simple(&r, CUZK_PRIO_NORMAL), &res);
+    await_ok(r, submit_simple(r, CUZK_PRIO_NORMAL), &res);
     assert_int_equal(res.timings[0].attempts, 2);
     assert_int_equal(res.timings[0].device, 1);
     engine_result_free(&res);
     /* both devices fail it: nowhere left to go */
-    engine_sim_fail_prove(r.sim[0], 1);
-    engine_sim_fail_prove(r.sim[1], 1);
-    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
-                   "injected launch failure");
-    good_job(&r);
-    rig_stop(&r);
+    engine_sim_fail_prove(r->sim[0], 1);
+    engine_sim_fail_prove(r->sim[1], 1);
+    expect_failure(r, submit_simple(r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA, "injected launch failure");
+    good_job(r);
+    rig_stop(r);
 
-    rig_init(&r, 2, CAP_BIG, ONE_WORKER, NULL);
-    r.cfg.max_retries = 0;
-    rig_start(&r);
-    engine_sim_fail_prove(r.sim[0], 1);
-    engine_sim_fail_prove(r.sim[1], 1);
-    expect_failure(&r, submit_simple(&r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA,
-                   "injected launch failure");
-    engine_sim_fail_prove(r.sim[0], 0);
-    engine_sim_fail_prove(r.sim[1], 0);
-    good_job(&r);
+    rig_init(r, 2, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.max_retries = 0;
+    rig_start(r);
+    engine_sim_fail_prove(r->sim[0], 1);
+    engine_sim_fail_prove(r->sim[1], 1);
+    expect_failure(r, submit_simple(r, CUZK_PRIO_NORMAL), CUZK_ERR_CUDA, "injected launch failure");
+    engine_sim_fail_prove(r->sim[0], 0);
+    engine_sim_fail_prove(r->sim[1], 0);
+    good_job(r);
     engine_sim_stats_t s0, s1;
-    engine_sim_stats(r.sim[0], &s0);
-    engine_sim_stats(r.sim[1], &s1);
+    engine_sim_stats(r->sim[0], &s0);
+    engine_sim_stats(r->sim[1], &s1);
     assert_int_equal(s0.proves + s1.proves, 2);  /* no retry */
     assert_true(s0.backends + s1.backends >= 2); /* the failed backend was remade */
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* Witness-stage failures: corrupt .wtns, a broken constraint (named), a
@@ -1369,9 +1380,9 @@ static void test_fail_prove(void **state)
 static void test_fail_witness(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, TWO_WORKERS, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(r);
     cuzk_error_t err = {0};
     engine_job_id_t id;
     /* corrupt .wtns bytes */
@@ -1380,30 +1391,30 @@ static void test_fail_witness(void **state)
     bytes[0] = 'x';
     engine_witness_t w = {.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
     engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
-                              .user = &r,
-                              .key = r.kbp,
+                              .user = r,
+                              .key = r->kbp,
                               .witnesses = &w,
                               .n_partitions = 1};
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_FORMAT, "partition 0");
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_FORMAT, "partition 0");
     bytes[0] = 'w';
     w.size = len - 32; /* truncated */
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_FORMAT, "partition 0");
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_FORMAT, "partition 0");
     free(bytes);
     /* a witness with another length than the key's */
     bytes = wtns_bytes(g_bp.w, g_bp.pk.n_vars - 3, &len);
     w = (engine_witness_t){.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_ARG, "the key expects");
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_ARG, "the key expects");
     free(bytes);
     fr_t *longer = calloc(g_bp.pk.n_vars + 3, sizeof *longer);
     assert_non_null(longer);
     memcpy(longer, g_bp.w, g_bp.pk.n_vars * sizeof *longer);
     bytes = wtns_bytes(longer, g_bp.pk.n_vars + 3, &len);
     w = (engine_witness_t){.form = ENGINE_WITNESS_WTNS, .wtns = bytes, .size = len};
-    assert_int_equal(engine_submit(r.e, &id, &spec, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_FORMAT, "more than the");
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_FORMAT, "more than the");
     free(bytes);
     free(longer);
 
@@ -1413,34 +1424,34 @@ static void test_fail_witness(void **state)
     for (int i = 0; i < 3; i++)
         ws[i] = witness_variant(&g_bp.c, g_bp.log_m, 100 + (uint64_t)i);
     fr_add(&ws[2][sh.n_in + sh.seeds + 17], &ws[2][sh.n_in + sh.seeds + 17], &FR_ONE);
-    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .prio = CUZK_PRIO_HIGH, .n = 3};
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON, .key = r->kbp, .prio = CUZK_PRIO_HIGH, .n = 3};
     for (int i = 0; i < 3; i++)
         in.ws[i] = ws[i];
-    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_ARG, "partition 2: witness does not satisfy constraint 17");
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_ARG, "partition 2: witness does not satisfy constraint 17");
     in.as_wtns = 1;
-    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_ARG, "partition 2: witness does not satisfy constraint 17");
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_ARG, "partition 2: witness does not satisfy constraint 17");
 
     /* without a check the proof is made and fails verification */
-    engine_key_t *nocheck = rig_key(&r, &g_bp, "bp6-nocheck", 0);
+    engine_key_t *nocheck = rig_key(r, &g_bp, "bp6-nocheck", 0);
     in.key = nocheck;
-    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_FORMAT, "proof failed verification (partition 2)");
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_FORMAT, "proof failed verification (partition 2)");
     ws[2][1] = FR_ZERO; /* wire 0 must be 1; wire 1 is fine to break too */
     ws[2][0] = FR_ZERO;
-    assert_int_equal(submit_job(&r, &id, &in, &g_bp, &err), CUZK_OK);
-    expect_failure(&r, id, CUZK_ERR_ARG, "partition 2: witness wire 0 is not 1");
-    engine_key_release(r.e, nocheck);
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+    expect_failure(r, id, CUZK_ERR_ARG, "partition 2: witness wire 0 is not 1");
+    engine_key_release(r->e, nocheck);
     assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) > 0, 1);
     for (int i = 0; i < 3; i++)
         free(ws[i]);
-    good_job(&r);
+    good_job(r);
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.kinds[ENGINE_KIND_BELLPERSON].failed, 8);
     assert_int_equal(st.keys, 3);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* The predecessor's scenario: one device, two workers, each partition's
@@ -1451,26 +1462,26 @@ static void predecessor(size_t cap, unsigned want_concurrent)
     engine_sim_config_t sc = SIM_DEFAULT;
     sc.scratch_per_row = 1280; /* 80 KiB at 2^6, resident 64 KiB */
     size_t caps[1] = {cap};
-    rig_t r;
-    rig_init(&r, 1, caps, TWO_WORKERS, &sc);
-    engine_sim_set_delay(r.sim[0], 20000);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, caps, TWO_WORKERS, &sc);
+    engine_sim_set_delay(r->sim[0], 20000);
+    rig_start(r);
     enum { N = 8 };
     engine_job_id_t ids[N];
     for (int i = 0; i < N; i++)
-        ids[i] = submit_simple(&r, (cuzk_priority)(i % CUZK_PRIO_COUNT));
+        ids[i] = submit_simple(r, (cuzk_priority)(i % CUZK_PRIO_COUNT));
     for (int i = 0; i < N; i++) {
         engine_result_t res;
-        await_ok(&r, ids[i], &res);
+        await_ok(r, ids[i], &res);
         engine_result_free(&res);
     }
     engine_sim_stats_t ss;
-    engine_sim_stats(r.sim[0], &ss);
+    engine_sim_stats(r->sim[0], &ss);
     assert_int_equal(ss.max_concurrent, want_concurrent);
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_true(st.devices[0].ledger.peak_reserved <= cap);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 static void test_predecessor(void **state)
@@ -1507,75 +1518,75 @@ static void test_preload_warm(void **state)
 {
     (void)state;
     static const size_t caps[1] = {150 * KIB}; /* one 2^6 key and a scratch */
-    rig_t r;
-    rig_init(&r, 1, caps, TWO_WORKERS, NULL);
-    engine_sim_device_warm(&r.dev[0], 0, 0);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, caps, TWO_WORKERS, NULL);
+    engine_sim_device_warm(&r->dev[0], 0, 0);
+    rig_start(r);
     cuzk_error_t err = {0};
     engine_sim_stats_t ss;
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
-    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK); /* no second load */
-    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, r->kbp), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK); /* no second load */
+    engine_sim_stats(r->sim[0], &ss);
     assert_int_equal(ss.warms, 1);
     assert_true(ss.backends >= 1);
-    good_job(&r);
+    good_job(r);
     engine_key_info_t ki;
-    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
     assert_int_equal(ki.refs, 1); /* the load's reference is gone */
     /* done: all of the plan's resident bytes (the sim loads exactly those) */
     assert_int_equal(ki.warm_total[0], ki.resident_bytes[0]);
     assert_int_equal(ki.warm_done[0], ki.warm_total[0]);
     /* evicted: forgotten; loaded again by the next preload */
-    assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_OK);
-    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(engine_key_evict(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
     assert_int_equal(ki.warm[0], ENGINE_WARM_NONE);
     assert_int_equal(ki.warm_done[0], 0);
     assert_int_equal(ki.warm_total[0], 0);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
-    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
-    engine_sim_stats(r.sim[0], &ss);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, r->kbp), ENGINE_WARM_DONE);
+    engine_sim_stats(r->sim[0], &ss);
     assert_int_equal(ss.warms, 2);
     /* another key's preload evicts bp6 (one key fits), then loads sj6 */
-    assert_int_equal(engine_key_preload(r.e, r.ksj, 0, &err), CUZK_OK);
-    assert_int_equal(warm_settled(&r, r.ksj), ENGINE_WARM_DONE);
-    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(engine_key_preload(r->e, r->ksj, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, r->ksj), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
     assert_int_equal(ki.warm[0], ENGINE_WARM_NONE);
-    rig_check_ledgers(&r);
-    rig_stop(&r);
+    rig_check_ledgers(r);
+    rig_stop(r);
 
     /* a failing load: FAILED, and proofs still load and prove */
-    rig_init(&r, 1, caps, TWO_WORKERS, NULL);
-    engine_sim_device_warm(&r.dev[0], 1, 0);
-    rig_start(&r);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
-    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_FAILED);
-    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    rig_init(r, 1, caps, TWO_WORKERS, NULL);
+    engine_sim_device_warm(&r->dev[0], 1, 0);
+    rig_start(r);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, r->kbp), ENGINE_WARM_FAILED);
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
     assert_true(ki.warm_done[0] < ki.warm_total[0]); /* it failed half way */
-    good_job(&r);
-    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    good_job(r);
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
     assert_int_equal(ki.refs, 1);
-    rig_stop(&r);
+    rig_stop(r);
 
     /* pending loads behind a slow one, evicted or dropped by destroy */
-    rig_init(&r, 1, caps, ONE_WORKER, NULL);
-    engine_sim_device_warm(&r.dev[0], 0, 300000);
-    rig_start(&r);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
+    rig_init(r, 1, caps, ONE_WORKER, NULL);
+    engine_sim_device_warm(&r->dev[0], 0, 300000);
+    rig_start(r);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
     for (int i = 0; i < 1000; i++) { /* the worker took it */
-        assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+        assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
         if (ki.warm[0] == ENGINE_WARM_LOADING)
             break;
         sleep_ms(1);
     }
     assert_int_equal(ki.warm[0], ENGINE_WARM_LOADING);
     /* loading: the key is in use, not evicted */
-    assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_ERR_BUSY);
+    assert_int_equal(engine_key_evict(r->e, r->kbp, 0, &err), CUZK_ERR_BUSY);
     /* progress: never backwards, never past the total, seen part way */
     uint64_t last = 0;
     int part_way = 0;
     for (int i = 0; i < 2000; i++) {
-        assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+        assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
         if (ki.warm[0] != ENGINE_WARM_LOADING)
             break;
         assert_true(ki.warm_done[0] >= last);
@@ -1586,10 +1597,10 @@ static void test_preload_warm(void **state)
         sleep_ms(1);
     }
     assert_true(part_way);
-    assert_int_equal(warm_settled(&r, r.kbp), ENGINE_WARM_DONE);
-    assert_int_equal(engine_key_evict(r.e, r.kbp, 0, &err), CUZK_OK);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
-    rig_stop(&r); /* destroy with the load pending or running */
+    assert_int_equal(warm_settled(r, r->kbp), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_evict(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    rig_stop(r); /* destroy with the load pending or running */
 }
 
 static void test_residency(void **state)
@@ -1597,98 +1608,99 @@ static void test_residency(void **state)
     (void)state;
     /* 150 KiB: one 2^6 key (64 KiB) and a scratch (64 KiB), not two keys */
     static const size_t caps[2] = {150 * KIB, 4096 * KIB};
-    rig_t r;
-    rig_init(&r, 2, caps, TWO_WORKERS, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 2, caps, TWO_WORKERS, NULL);
+    rig_start(r);
     cuzk_error_t err = {0};
     engine_key_info_t ki;
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_OK); /* again: no-op */
-    assert_int_equal(engine_key_preload(r.e, r.ksj, 0, &err), CUZK_OK); /* evicts bp6 */
-    assert_int_equal(engine_key_status(r.e, &ki, r.kbp, &err), CUZK_OK);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK); /* again: no-op */
+    assert_int_equal(engine_key_preload(r->e, r->ksj, 0, &err), CUZK_OK); /* evicts bp6 */
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
     assert_false(ki.resident[0]);
-    assert_int_equal(engine_key_status(r.e, &ki, r.ksj, &err), CUZK_OK);
+    assert_int_equal(engine_key_status(r->e, &ki, r->ksj, &err), CUZK_OK);
     assert_true(ki.resident[0]);
     assert_int_equal(ki.resident_bytes[0], 64 * KIB);
     assert_int_equal(ki.refs, 1);
     assert_string_equal(ki.name, "sj6");
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.devices[0].resident_keys, 1);
     assert_int_equal(st.devices[0].evictions, 1);
     /* bp10 (1 MiB resident, 1 MiB scratch) cannot run in 150 KiB at all */
-    assert_int_equal(engine_key_preload(r.e, r.kbp10, 0, &err), CUZK_ERR_NOMEM);
+    assert_int_equal(engine_key_preload(r->e, r->kbp10, 0, &err), CUZK_ERR_NOMEM);
 
     /* sj6 resident on sim0 only, sim0 idle: its jobs go there */
     for (int i = 0; i < 3; i++) {
-        wait_idle(&r);
-        job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r.ksj, .prio = CUZK_PRIO_NORMAL, .n = 1};
+        wait_idle(r);
+        job_in_t in = {
+            .kind = ENGINE_KIND_SNARKJS, .key = r->ksj, .prio = CUZK_PRIO_NORMAL, .n = 1};
         in.ws[0] = g_sj.w;
         engine_job_id_t id;
-        assert_int_equal(submit_job(&r, &id, &in, &g_sj, &err), CUZK_OK);
+        assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_OK);
         engine_result_t res;
-        await_ok(&r, id, &res);
+        await_ok(r, id, &res);
         assert_int_equal(res.timings[0].device, 0);
         assert_int_equal(res.timings[0].streamed, 0);
         engine_result_free(&res);
     }
     /* a key in use is not evicted */
-    engine_sim_set_delay(r.sim[0], 200000);
-    assert_int_equal(engine_key_evict(r.e, r.ksj, 1, &err), CUZK_OK); /* not there: no-op */
-    job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r.ksj, .prio = CUZK_PRIO_NORMAL, .n = 1};
+    engine_sim_set_delay(r->sim[0], 200000);
+    assert_int_equal(engine_key_evict(r->e, r->ksj, 1, &err), CUZK_OK); /* not there: no-op */
+    job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r->ksj, .prio = CUZK_PRIO_NORMAL, .n = 1};
     in.ws[0] = g_sj.w;
     engine_job_id_t slow;
-    assert_int_equal(submit_job(&r, &slow, &in, &g_sj, &err), CUZK_OK);
-    wait_proves(r.sim[0], 4);
-    assert_int_equal(engine_key_evict(r.e, r.ksj, 0, &err), CUZK_ERR_BUSY);
-    assert_int_equal(engine_key_evict(r.e, r.ksj, -1, &err), CUZK_ERR_BUSY);
-    assert_int_equal(engine_key_status(r.e, &ki, r.ksj, &err), CUZK_OK);
+    assert_int_equal(submit_job(r, &slow, &in, &g_sj, &err), CUZK_OK);
+    wait_proves(r->sim[0], 4);
+    assert_int_equal(engine_key_evict(r->e, r->ksj, 0, &err), CUZK_ERR_BUSY);
+    assert_int_equal(engine_key_evict(r->e, r->ksj, -1, &err), CUZK_ERR_BUSY);
+    assert_int_equal(engine_key_status(r->e, &ki, r->ksj, &err), CUZK_OK);
     assert_true(ki.resident[0]);
     assert_int_equal(ki.in_use[0], 1);
     assert_int_equal(ki.refs, 2); /* the caller's and the job's */
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_ERR_BUSY);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_ERR_BUSY);
     engine_result_t res;
-    await_ok(&r, slow, &res);
+    await_ok(r, slow, &res);
     engine_result_free(&res);
-    engine_sim_set_delay(r.sim[0], 0);
-    assert_int_equal(engine_key_evict(r.e, r.ksj, -1, &err), CUZK_OK);
-    engine_stats(r.e, &st);
+    engine_sim_set_delay(r->sim[0], 0);
+    assert_int_equal(engine_key_evict(r->e, r->ksj, -1, &err), CUZK_OK);
+    engine_stats(r->e, &st);
     assert_int_equal(st.devices[0].ledger.persistent, 0);
     assert_int_equal(st.devices[0].resident_keys, 0);
 
     /* bp10 on a device where it is resident */
-    assert_int_equal(engine_key_preload(r.e, r.kbp10, 1, &err), CUZK_OK);
-    wait_idle(&r);
+    assert_int_equal(engine_key_preload(r->e, r->kbp10, 1, &err), CUZK_OK);
+    wait_idle(r);
     job_in_t in10 = {
-        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp10, .prio = CUZK_PRIO_NORMAL, .n = 1};
+        .kind = ENGINE_KIND_BELLPERSON, .key = r->kbp10, .prio = CUZK_PRIO_NORMAL, .n = 1};
     in10.ws[0] = g_bp10.w;
     engine_job_id_t id10;
-    assert_int_equal(submit_job(&r, &id10, &in10, &g_bp10, &err), CUZK_OK);
-    await_ok(&r, id10, &res);
+    assert_int_equal(submit_job(r, &id10, &in10, &g_bp10, &err), CUZK_OK);
+    await_ok(r, id10, &res);
     assert_int_equal(res.timings[0].device, 1);
     assert_int_equal(res.timings[0].streamed, 0);
     engine_result_free(&res);
-    rig_check_held(&r); /* sj6 and bp6 were evicted: no backend holds them */
-    rig_stop(&r);
+    rig_check_held(r); /* sj6 and bp6 were evicted: no backend holds them */
+    rig_stop(r);
 
     /* 100 KiB: bp6 (64 + 64 KiB) never resident, streams (64 + 32 KiB) */
     static const size_t small[1] = {100 * KIB};
-    rig_init(&r, 1, small, ONE_WORKER, NULL);
-    rig_start(&r);
-    assert_int_equal(engine_key_preload(r.e, r.kbp, 0, &err), CUZK_ERR_CAPACITY);
+    rig_init(r, 1, small, ONE_WORKER, NULL);
+    rig_start(r);
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_ERR_CAPACITY);
     assert_non_null(strstr(err.msg, "streams"));
     for (int i = 0; i < 2; i++) {
-        engine_job_id_t id = submit_simple(&r, CUZK_PRIO_NORMAL);
-        await_ok(&r, id, &res);
+        engine_job_id_t id = submit_simple(r, CUZK_PRIO_NORMAL);
+        await_ok(r, id, &res);
         assert_int_equal(res.timings[0].streamed, 1);
         engine_result_free(&res);
     }
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_int_equal(st.devices[0].streamed, 2);
     assert_int_equal(st.devices[0].resident_keys, 0);
     assert_int_equal(st.devices[0].ledger.peak_reserved, 96 * KIB);
-    rig_check_held(&r);
-    rig_stop(&r);
+    rig_check_held(r);
+    rig_stop(r);
 }
 
 /* The device decides once: a backend refuses to prove in a layout other
@@ -1708,28 +1720,28 @@ static cuzk_status lying_plan(void *ctx, device_plan_t *out, const groth16_pk_t 
 static void test_layout_decided_once(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    g_true_plan = r.dev[0].plan;
-    r.dev[0].plan = lying_plan;
-    rig_start(&r);
-    engine_job_id_t id = submit_simple(&r, CUZK_PRIO_NORMAL);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    g_true_plan = r->dev[0].plan;
+    r->dev[0].plan = lying_plan;
+    rig_start(r);
+    engine_job_id_t id = submit_simple(r, CUZK_PRIO_NORMAL);
     engine_result_t res;
     cuzk_error_t err = {0};
-    assert_int_equal(engine_await(r.e, id, 60000, &res, &err), CUZK_ERR_INTERNAL);
+    assert_int_equal(engine_await(r->e, id, 60000, &res, &err), CUZK_ERR_INTERNAL);
     assert_int_equal(res.state, ENGINE_JOB_FAILED);
     assert_non_null(strstr(res.error.msg, "admitted the streamed layout"));
     engine_result_free(&res);
     /* with the true plan the same job proves */
-    r.dev[0].plan = g_true_plan;
-    rig_stop(&r);
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    rig_start(&r);
-    id = submit_simple(&r, CUZK_PRIO_NORMAL);
-    await_ok(&r, id, &res);
+    r->dev[0].plan = g_true_plan;
+    rig_stop(r);
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    rig_start(r);
+    id = submit_simple(r, CUZK_PRIO_NORMAL);
+    await_ok(r, id, &res);
     assert_int_equal(res.timings[0].streamed, 0);
     engine_result_free(&res);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* Two keys alternating on a device that holds one: the idle one is evicted
@@ -1738,36 +1750,36 @@ static void test_residency_alternate(void **state)
 {
     (void)state;
     static const size_t caps[1] = {150 * KIB};
-    rig_t r;
-    rig_init(&r, 1, caps, TWO_WORKERS, NULL);
-    engine_sim_set_delay(r.sim[0], 5000);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, caps, TWO_WORKERS, NULL);
+    engine_sim_set_delay(r->sim[0], 5000);
+    rig_start(r);
     enum { N = 12 };
     engine_job_id_t ids[N];
     for (int i = 0; i < N; i++) {
         int sj = i % 2;
         job_in_t in = {.kind = sj ? ENGINE_KIND_SNARKJS : ENGINE_KIND_BELLPERSON,
-                       .key = sj ? r.ksj : r.kbp,
+                       .key = sj ? r->ksj : r->kbp,
                        .prio = CUZK_PRIO_NORMAL,
                        .n = 1};
         in.ws[0] = sj ? g_sj.w : g_bp.w;
-        assert_int_equal(submit_job(&r, &ids[i], &in, sj ? &g_sj : &g_bp, NULL), CUZK_OK);
+        assert_int_equal(submit_job(r, &ids[i], &in, sj ? &g_sj : &g_bp, NULL), CUZK_OK);
     }
     for (int i = 0; i < N; i++) {
         engine_result_t res;
-        await_ok(&r, ids[i], &res);
+        await_ok(r, ids[i], &res);
         engine_result_free(&res);
     }
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     assert_true(st.devices[0].evictions >= 1);
     assert_int_equal(st.devices[0].resident_keys, 1);
     assert_true(st.devices[0].ledger.peak_reserved <= 150 * KIB);
     engine_sim_stats_t ss;
-    engine_sim_stats(r.sim[0], &ss);
+    engine_sim_stats(r->sim[0], &ss);
     assert_true(ss.evicts >= 1); /* a worker dropped an evicted key's copy */
-    rig_check_held(&r);
-    rig_stop(&r);
+    rig_check_held(r);
+    rig_stop(r);
 }
 
 /* Host backpressure: a budget of one witness still lets every job through,
@@ -1775,29 +1787,29 @@ static void test_residency_alternate(void **state)
 static void test_backpressure(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 1, CAP_BIG, ONE_WORKER, NULL);
-    r.cfg.ready_max = 3;
-    r.cfg.ready_bytes_max = 1; /* less than one witness: one at a time */
-    engine_sim_set_delay(r.sim[0], 5000);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.ready_max = 3;
+    r->cfg.ready_bytes_max = 1; /* less than one witness: one at a time */
+    engine_sim_set_delay(r->sim[0], 5000);
+    rig_start(r);
     enum { N = 6 };
     engine_job_id_t ids[N];
     for (int i = 0; i < N; i++)
-        ids[i] = submit_simple(&r, CUZK_PRIO_NORMAL);
+        ids[i] = submit_simple(r, CUZK_PRIO_NORMAL);
     size_t wb = (size_t)g_bp.pk.n_vars * sizeof(fr_t);
     for (int k = 0; k < 50; k++) {
         engine_stats_t st;
-        engine_stats(r.e, &st);
+        engine_stats(r->e, &st);
         assert_true(st.ready_bytes <= wb);
         sleep_ms(1);
     }
     for (int i = 0; i < N; i++) {
         engine_result_t res;
-        await_ok(&r, ids[i], &res);
+        await_ok(r, ids[i], &res);
         engine_result_free(&res);
     }
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* ---- stress ---- */
@@ -1816,18 +1828,18 @@ static void test_stress(void **state)
     static const size_t caps[3] = {1024 * KIB, 250 * KIB, 150 * KIB};
     static const int workers[3] = {2, 1, 2};
     int n = tu_iters(300);
-    rig_t r;
-    rig_init(&r, 3, caps, workers, NULL);
-    r.cfg.ready_max = 6;
-    r.cfg.aging_ns = 50 * MS;
-    r.cfg.max_retries = 2;
-    r.cfg.max_retained = (unsigned)n + 16;
-    rig_start(&r);
-    engine_key_t *kbp2 = rig_key(&r, &g_bp2, "bp6b", 1);
+    rig_t *r = rig_slot();
+    rig_init(r, 3, caps, workers, NULL);
+    r->cfg.ready_max = 6;
+    r->cfg.aging_ns = 50 * MS;
+    r->cfg.max_retries = 2;
+    r->cfg.max_retained = (unsigned)n + 16;
+    rig_start(r);
+    engine_key_t *kbp2 = rig_key(r, &g_bp2, "bp6b", 1);
     for (int d = 0; d < 3; d++)
-        engine_sim_set_delay(r.sim[d], 500u * (unsigned)(d + 1));
+        engine_sim_set_delay(r->sim[d], 500u * (unsigned)(d + 1));
     tu_watchdog_t wd;
-    tu_watchdog_start(&wd, "stress", 120, dump_engine, r.e);
+    tu_watchdog_start(&wd, "stress", 120, dump_engine, r->e);
     enum { NV = 4 };
     fr_t *var[NV];
     for (int i = 0; i < NV; i++)
@@ -1840,8 +1852,8 @@ static void test_stress(void **state)
                                              ENGINE_KIND_BELLPERSON};
         const fixture_t *f = which == 0 ? &g_bp : which == 1 ? &g_sj : &g_bp2;
         job_in_t in = {.kind = kinds[which],
-                       .key = which == 0   ? r.kbp
-                              : which == 1 ? r.ksj
+                       .key = which == 0   ? r->kbp
+                              : which == 1 ? r->ksj
                                            : kbp2,
                        .prio = (cuzk_priority)(tu_rand64() % CUZK_PRIO_COUNT),
                        .n = which == 1 ? 1 : 1 + (size_t)(tu_rand64() % 3),
@@ -1850,23 +1862,23 @@ static void test_stress(void **state)
             in.ws[p] = which == 0 ? var[tu_rand64() % NV] : f->w;
         jobs[i].f = f;
         cuzk_error_t err = {0};
-        if (submit_job(&r, &jobs[i].id, &in, f, &err) != CUZK_OK)
+        if (submit_job(r, &jobs[i].id, &in, f, &err) != CUZK_OK)
             fail_msg("stress submit %d: %s", i, err.msg);
         if (tu_rand64() % 10 == 0) { /* cancel something submitted earlier */
             int victim = (int)(tu_rand64() % (uint64_t)(i + 1));
             jobs[victim].cancel = 1;
-            assert_int_equal(engine_cancel(r.e, jobs[victim].id, &err), CUZK_OK);
+            assert_int_equal(engine_cancel(r->e, jobs[victim].id, &err), CUZK_OK);
         }
         if (tu_rand64() % 40 == 0) /* now and then a device fails a proof */
-            engine_sim_fail_prove(r.sim[tu_rand64() % 3], 1 + tu_rand64() % 4);
+            engine_sim_fail_prove(r->sim[tu_rand64() % 3], 1 + tu_rand64() % 4);
         if (tu_rand64() % 50 == 0) /* and an operator evicts a key */
-            engine_key_evict(r.e, r.ksj, -1, NULL);
+            engine_key_evict(r->e, r->ksj, -1, NULL);
     }
     unsigned done = 0, cancelled = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         engine_result_t res;
         cuzk_error_t err = {0};
-        cuzk_status st = engine_await(r.e, jobs[i].id, 100000, &res, &err);
+        cuzk_status st = engine_await(r->e, jobs[i].id, 100000, &res, &err);
         assert_int_not_equal(st, CUZK_ERR_TIMEOUT);
         if (res.state == ENGINE_JOB_DONE) {
             done++;
@@ -1877,7 +1889,7 @@ static void test_stress(void **state)
                                                       res.n_partitions, res.public_inputs, NULL),
                                  CUZK_OK);
                 assert_true(valid);
-                check_events(&r.log, jobs[i].id, res.n_partitions);
+                check_events(&r->log, jobs[i].id, res.n_partitions);
             }
         } else if (res.state == ENGINE_JOB_CANCELLED) {
             assert_true(jobs[i].cancel);
@@ -1889,9 +1901,9 @@ static void test_stress(void **state)
         }
         engine_result_free(&res);
     }
-    assert_int_equal(engine_drain(r.e, 1000, NULL), CUZK_OK);
+    assert_int_equal(engine_drain(r->e, 1000, NULL), CUZK_OK);
     engine_stats_t st;
-    engine_stats(r.e, &st);
+    engine_stats(r->e, &st);
     uint64_t s_done = 0, s_failed = 0, s_cancelled = 0, s_sub = 0, proofs = 0;
     for (int k = 0; k < ENGINE_KIND_COUNT; k++) {
         s_done += st.kinds[k].done;
@@ -1918,13 +1930,13 @@ static void test_stress(void **state)
            (unsigned long long)st.devices[1].streamed, (unsigned long long)st.devices[2].streamed);
     assert_true(proofs >= done);
     assert_true(st.devices[1].evictions + st.devices[2].evictions > 0);
-    rig_check_held(&r); /* evicted keys left every backend */
+    rig_check_held(r); /* evicted keys left every backend */
     tu_watchdog_stop(&wd);
-    engine_key_release(r.e, kbp2);
+    engine_key_release(r->e, kbp2);
     free(jobs);
     for (int i = 0; i < NV; i++)
         free(var[i]);
-    rig_stop(&r);
+    rig_stop(r);
 }
 
 /* A key that cannot be made resident beside one in use travels with its
@@ -1937,62 +1949,64 @@ static void test_travel_admitted(void **state)
     /* bp10 alone fits resident (1 MiB + 1 MiB scratch); beside bp6 (64 KiB
      * resident) it only streams (1.5 MiB scratch). */
     static const size_t cap[MAX_DEV] = {2048 * KIB + 32 * KIB};
-    rig_t r;
-    rig_init(&r, 1, cap, TWO_WORKERS, NULL);
-    rig_start(&r);
-    engine_sim_set_delay(r.sim[0], 30000);
+    rig_t *r = rig_slot();
+    rig_init(r, 1, cap, TWO_WORKERS, NULL);
+    rig_start(r);
+    engine_sim_set_delay(r->sim[0], 30000);
     job_in_t small = {
-        .kind = ENGINE_KIND_BELLPERSON, .key = r.kbp, .prio = CUZK_PRIO_NORMAL, .n = 4};
+        .kind = ENGINE_KIND_BELLPERSON, .key = r->kbp, .prio = CUZK_PRIO_NORMAL, .n = 4};
     for (int i = 0; i < 4; i++)
         small.ws[i] = g_bp.w;
     engine_job_id_t a = 0, b = 0;
     cuzk_error_t err = {0};
-    assert_int_equal(submit_job(&r, &a, &small, &g_bp, &err), CUZK_OK);
-    wait_proves(r.sim[0], 1); /* bp6 resident and in use */
-    job_in_t big = {.kind = ENGINE_KIND_BELLPERSON, .key = r.kbp10, .prio = CUZK_PRIO_HIGH, .n = 1};
+    assert_int_equal(submit_job(r, &a, &small, &g_bp, &err), CUZK_OK);
+    wait_proves(r->sim[0], 1); /* bp6 resident and in use */
+    job_in_t big = {
+        .kind = ENGINE_KIND_BELLPERSON, .key = r->kbp10, .prio = CUZK_PRIO_HIGH, .n = 1};
     big.ws[0] = g_bp10.w;
-    assert_int_equal(submit_job(&r, &b, &big, &g_bp10, &err), CUZK_OK);
+    assert_int_equal(submit_job(r, &b, &big, &g_bp10, &err), CUZK_OK);
     engine_result_t ra, rb;
-    await_ok(&r, b, &rb);
-    await_ok(&r, a, &ra);
+    await_ok(r, b, &rb);
+    await_ok(r, a, &ra);
     assert_int_equal(rb.timings[0].streamed, 1);
     assert_int_equal(ra.timings[0].streamed, 0);
     engine_result_free(&ra);
     engine_result_free(&rb);
-    rig_check_held(&r); /* bp10 was dropped; bp6 is reserved */
-    rig_stop(&r);
+    rig_check_held(r); /* bp10 was dropped; bp6 is reserved */
+    rig_stop(r);
 }
 
 /* Destroy with work in flight: cancels, waits, frees (no leak under ASan). */
 static void test_destroy_busy(void **state)
 {
     (void)state;
-    rig_t r;
-    rig_init(&r, 2, CAP_BIG, TWO_WORKERS, NULL);
-    rig_start(&r);
+    rig_t *r = rig_slot();
+    rig_init(r, 2, CAP_BIG, TWO_WORKERS, NULL);
+    rig_start(r);
     for (int d = 0; d < 2; d++)
-        engine_sim_set_delay(r.sim[d], 50000);
+        engine_sim_set_delay(r->sim[d], 50000);
     for (int i = 0; i < 10; i++)
-        submit_simple(&r, (cuzk_priority)(i % CUZK_PRIO_COUNT));
-    wait_proves(r.sim[0], 1);
+        submit_simple(r, (cuzk_priority)(i % CUZK_PRIO_COUNT));
+    wait_proves(r->sim[0], 1);
     int before = __atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST);
     /* keys still registered: engine_destroy runs their destructors */
-    engine_destroy(r.e);
+    engine_destroy(r->e);
+    g_rig_live = 0;
     assert_int_equal(__atomic_load_n(&g_key_destroyed, __ATOMIC_SEQ_CST) - before, 3);
     /* every job ended exactly once, the cancelled ones included */
-    check_done(&r.done, &r.log, 10, &r);
+    check_done(&r->done, &r->log, 10, r);
     unsigned cancelled = 0;
-    for (size_t i = 0; i < r.done.n; i++)
-        cancelled += r.done.d[i].state == ENGINE_JOB_CANCELLED;
+    for (size_t i = 0; i < r->done.n; i++)
+        cancelled += r->done.d[i].state == ENGINE_JOB_CANCELLED;
     assert_true(cancelled >= 1);
-    for (int i = 0; i < r.n; i++) {
+    for (int i = 0; i < r->n; i++) {
         engine_sim_stats_t ss;
-        engine_sim_stats(r.sim[i], &ss);
+        engine_sim_stats(r->sim[i], &ss);
         assert_int_equal(ss.live, 0);
-        engine_sim_free(r.sim[i]);
+        engine_sim_free(r->sim[i]);
     }
-    free(r.log.ev);
-    pthread_mutex_destroy(&r.log.mu);
+    free(r->log.ev);
+    pthread_mutex_destroy(&r->log.mu);
 }
 
 static int group_setup(void **state)
@@ -2015,21 +2029,50 @@ static int group_teardown(void **state)
     return 0;
 }
 
+/* After every test: an engine a failed test left running is stopped, so
+ * the next tests start clean instead of failing in its wake. */
+static int rig_teardown(void **state)
+{
+    (void)state;
+    if (!g_rig_live)
+        return 0;
+    g_rig_live = 0;
+    engine_destroy(g_rig.e);
+    for (int i = 0; i < g_rig.n; i++)
+        engine_sim_free(g_rig.sim[i]);
+    free(g_rig.log.ev);
+    pthread_mutex_destroy(&g_rig.log.mu);
+    pthread_mutex_destroy(&g_rig.done.mu);
+    memset(&g_rig, 0, sizeof g_rig);
+    return 0;
+}
+
 int main(void)
 {
     tu_init("test_engine");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matches_cpu),         cmocka_unit_test(test_witness_fn),
-        cmocka_unit_test(test_witness_pool),        cmocka_unit_test(test_preload_warm),
-        cmocka_unit_test(test_multi_partition),     cmocka_unit_test(test_priority_critical),
-        cmocka_unit_test(test_priority_aging),      cmocka_unit_test(test_bad_specs),
-        cmocka_unit_test(test_cancel_queued),       cmocka_unit_test(test_cancel_running),
-        cmocka_unit_test(test_await_timeout),       cmocka_unit_test(test_fail_plan_backend),
-        cmocka_unit_test(test_fail_prove),          cmocka_unit_test(test_fail_witness),
-        cmocka_unit_test(test_predecessor),         cmocka_unit_test(test_residency),
-        cmocka_unit_test(test_residency_alternate), cmocka_unit_test(test_layout_decided_once),
-        cmocka_unit_test(test_backpressure),        cmocka_unit_test(test_stress),
-        cmocka_unit_test(test_travel_admitted),     cmocka_unit_test(test_destroy_busy),
+        cmocka_unit_test_teardown(test_matches_cpu, rig_teardown),
+        cmocka_unit_test_teardown(test_witness_fn, rig_teardown),
+        cmocka_unit_test_teardown(test_witness_pool, rig_teardown),
+        cmocka_unit_test_teardown(test_preload_warm, rig_teardown),
+        cmocka_unit_test_teardown(test_multi_partition, rig_teardown),
+        cmocka_unit_test_teardown(test_priority_critical, rig_teardown),
+        cmocka_unit_test_teardown(test_priority_aging, rig_teardown),
+        cmocka_unit_test_teardown(test_bad_specs, rig_teardown),
+        cmocka_unit_test_teardown(test_cancel_queued, rig_teardown),
+        cmocka_unit_test_teardown(test_cancel_running, rig_teardown),
+        cmocka_unit_test_teardown(test_await_timeout, rig_teardown),
+        cmocka_unit_test_teardown(test_fail_plan_backend, rig_teardown),
+        cmocka_unit_test_teardown(test_fail_prove, rig_teardown),
+        cmocka_unit_test_teardown(test_fail_witness, rig_teardown),
+        cmocka_unit_test_teardown(test_predecessor, rig_teardown),
+        cmocka_unit_test_teardown(test_residency, rig_teardown),
+        cmocka_unit_test_teardown(test_residency_alternate, rig_teardown),
+        cmocka_unit_test_teardown(test_layout_decided_once, rig_teardown),
+        cmocka_unit_test_teardown(test_backpressure, rig_teardown),
+        cmocka_unit_test_teardown(test_stress, rig_teardown),
+        cmocka_unit_test_teardown(test_travel_admitted, rig_teardown),
+        cmocka_unit_test_teardown(test_destroy_busy, rig_teardown),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

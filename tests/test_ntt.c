@@ -127,7 +127,7 @@ static void naive_eval(fr_t *out, const fr_t *a, size_t n, const fr_t *x0, const
 }
 
 /* The four transforms straight from the definitions in ntt.h, with omega
- * from fr_root_of_unity (tested in test_fr); g = NULL for the plain ones.
+ * from fr_root_of_unity (tested in test_field); g = NULL for the plain ones.
  *   forward:  out_i = sum_j a_j (g omega^i)^j
  *   inverse:  out_j = n^-1 g^-j sum_i a_i omega^(-ij) */
 static void naive(op_t op, fr_t *out, const fr_t *a, unsigned log_n, fr_roots conv, const fr_t *g)

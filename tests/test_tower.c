@@ -4,7 +4,7 @@
  *   Fp6  = Fp2[v] / (v^3 - xi), xi = u + 1
  *   Fp12 = Fp6[w] / (w^2 - v)
  * using only Fp operations (checked against the integer reference in
- * test_fp), plus inverses, square roots, the sparse Miller-loop products,
+ * test_field), plus inverses, square roots, the sparse Miller-loop products,
  * Frobenius maps against exponentiation by p, and cyclotomic squaring.
  * Rerun with CUZK_TEST_SEED=<seed>; scale with CUZK_TEST_ITERS=<n>. */
 #include "test_util.h"

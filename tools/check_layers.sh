@@ -32,8 +32,9 @@ declare -A hdr=(
     [groth16]=groth16 [prover]=groth16 [setup]=groth16
     [engine]=engine [ledger]=engine [priority]=engine
     [config]=daemon [daemon]=daemon [daemon_rpc]=daemon [eventlog]=daemon [http]=daemon
-    [journal]=daemon [metrics]=daemon [rpc]=daemon [timeline]=daemon
+    [journal]=daemon [metrics]=daemon [rpc]=daemon
     [gen]=workloads
+    [timeline]=cli
     [poseidon]=circuits
     [cs]=circuits [cs_boolean]=circuits [cs_num]=circuits [cs_uint32]=circuits
     [cs_sha256]=circuits [cs_multipack]=circuits [cs_uint64]=circuits [cs_insertion]=circuits

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "backend/cuda/h/h_scalars.cuh"
+#include "backend/cuda/host_call.cuh"
 #include "backend/cuda/msm/msm.cuh"
 #include "backend/cuda/resident.cuh"
 #include "backend/cuda/debug/stream_trace.cuh"
@@ -762,29 +763,38 @@ out:
 
 /* ---- the table's single-operation entries (host memory in and out) ------ */
 
+/* The fine-grained slots (the prover uses msms; these serve callers that
+ * drive the stages themselves) run the host entry points on this
+ * backend's GPU, not device 0. */
 static cuzk_status cuda_h_entry(void *ctx, fr_t *p, const circuit_t *c, const fr_t *w,
                                 unsigned log_m, groth16_convention conv, int threads,
                                 cuzk_error_t *err)
 {
-    (void)ctx;
     (void)threads;
-    return cuzk_cuda_h_scalars(p, c, w, log_m, conv, err);
+    cuda_call_use_device(((cuda_backend_t *)ctx)->device);
+    cuzk_status st = cuzk_cuda_h_scalars(p, c, w, log_m, conv, err);
+    cuda_call_use_device(-1);
+    return st;
 }
 
 static cuzk_status cuda_msm_g1_entry(void *ctx, g1_jac_t *out, const msm_bases_t *b, const fr_t *s,
                                      size_t n, int threads)
 {
-    (void)ctx;
     (void)threads;
-    return cuzk_cuda_msm_g1(out, b, s, n, NULL);
+    cuda_call_use_device(((cuda_backend_t *)ctx)->device);
+    cuzk_status st = cuzk_cuda_msm_g1(out, b, s, n, NULL);
+    cuda_call_use_device(-1);
+    return st;
 }
 
 static cuzk_status cuda_msm_g2_entry(void *ctx, g2_jac_t *out, const msm_bases_t *b, const fr_t *s,
                                      size_t n, int threads)
 {
-    (void)ctx;
     (void)threads;
-    return cuzk_cuda_msm_g2(out, b, s, n, NULL);
+    cuda_call_use_device(((cuda_backend_t *)ctx)->device);
+    cuzk_status st = cuzk_cuda_msm_g2(out, b, s, n, NULL);
+    cuda_call_use_device(-1);
+    return st;
 }
 
 /* ---- lifetime ------------------------------------------------------------ */

@@ -104,6 +104,14 @@ extern "C" void cuzk_cuda_host_free(void *ctx, void *p, size_t bytes)
 /* ---- a host entry point's call (host_call.cuh) ---- */
 
 /* Device 0 and a new non-blocking stream; CUZK_ERR_NO_DEVICE without a GPU. */
+/* A thread's choice of device for the host entry points (-1: device 0). */
+static thread_local int t_call_device = -1;
+
+void cuda_call_use_device(int device)
+{
+    t_call_device = device;
+}
+
 cuzk_status cuda_call_begin(cuda_call_t *g, const char *who, cuzk_error_t *err)
 {
     int count = 0;
@@ -116,7 +124,7 @@ cuzk_status cuda_call_begin(cuda_call_t *g, const char *who, cuzk_error_t *err)
         return cuzk_error_set(err, CUZK_ERR_NO_DEVICE, "%s: no CUDA device", who);
     if ((st = CUDA_CHECK(cudaGetDevice(&g->caller_device), err)) != CUZK_OK)
         return st;
-    if ((st = CUDA_CHECK(cudaSetDevice(0), err)) != CUZK_OK)
+    if ((st = CUDA_CHECK(cudaSetDevice(t_call_device >= 0 ? t_call_device : 0), err)) != CUZK_OK)
         return st;
     st = CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
     if (st != CUZK_OK)

@@ -38,6 +38,7 @@ declare -A hdr=(
     [poseidon]=circuits
     [cs]=circuits [cs_boolean]=circuits [cs_num]=circuits [cs_uint32]=circuits
     [cs_sha256]=circuits [cs_multipack]=circuits [cs_uint64]=circuits [cs_insertion]=circuits
+    [cs_poseidon]=circuits
 )
 
 rank() {

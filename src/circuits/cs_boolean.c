@@ -74,7 +74,7 @@ cs_bool_t cs_bit_and(cs_t *cs, const cs_bool_t *x, const cs_bool_t *y)
 
 cs_bool_t cs_bit_and_not(cs_t *cs, const cs_bool_t *x, const cs_bool_t *y)
 {
-    int r = bit_value(x) & !bit_value(y);
+    int r = bit_value(x) && !bit_value(y);
     cs_var_t v = cs_alloc_bit(cs, r);
     if (!cs_terms_needed_(cs)) { /* A: a, B: ONE - b */
         cs_var_t bv[2] = {CS_ONE, y->var};
@@ -93,7 +93,7 @@ cs_bool_t cs_bit_and_not(cs_t *cs, const cs_bool_t *x, const cs_bool_t *y)
 
 cs_bool_t cs_bit_nor(cs_t *cs, const cs_bool_t *x, const cs_bool_t *y)
 {
-    int r = !bit_value(x) & !bit_value(y);
+    int r = !bit_value(x) && !bit_value(y);
     cs_var_t v = cs_alloc_bit(cs, r);
     if (!cs_terms_needed_(cs)) { /* A: ONE - a, B: ONE - b */
         cs_var_t bv[2] = {CS_ONE, y->var};

@@ -26,6 +26,7 @@ declare -A hdr=(
     [backend]=model [device]=model
     [zkey]=formats [wtns]=formats [r1cs]=formats [bellperson]=formats
     [snarkjs_json]=formats [ccs]=formats [key_load]=formats [key_write]=formats
+    [circuit_record]=formats
     [msm]=backend_cpu [ntt]=backend_cpu [backend_cpu]=backend_cpu
     [cuda]=backend_cuda [cuda_backend]=backend_cuda [cuda_msm]=backend_cuda
     [cuda_ntt]=backend_cuda [cuda_device]=backend_cuda [cuda_selftest]=backend_cuda [cuda_setup]=backend_cuda

@@ -1,0 +1,113 @@
+/* A recorded constraint system as the prover's circuit (circuit_record.h).
+ * Built straight into CSR, one pass per matrix: the 32 GiB PoRep record
+ * holds ~720 M terms, so no intermediate triples. */
+#include "cuzk/circuit_record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void csr_free(circuit_csr_t *m)
+{
+    free(m->row_ptr);
+    free(m->col);
+    free(m->coef);
+    memset(m, 0, sizeof *m);
+}
+
+/* Matrix m of the record into out, zero terms dropped (map[i] ==
+ * UINT32_MAX), dictionary indices renumbered by map, then the input rows
+ * (A only: input i at coefficient index one). */
+static cuzk_status csr_fill(circuit_csr_t *out, const cs_record_matrix_t *rm, const uint32_t *map,
+                            uint64_t rows, uint64_t inputs, int input_rows, uint32_t one,
+                            cuzk_error_t *err)
+{
+    uint64_t nnz = input_rows ? inputs : 0;
+    for (uint64_t e = 0; e < rm->nnz; e++)
+        nnz += map[rm->coef[e]] != UINT32_MAX;
+    uint64_t n_rows = rows + inputs;
+    out->row_ptr = malloc((size_t)(n_rows + 1) * sizeof *out->row_ptr);
+    out->col = malloc((size_t)(nnz ? nnz : 1) * sizeof *out->col);
+    out->coef = malloc((size_t)(nnz ? nnz : 1) * sizeof *out->coef);
+    if (!out->row_ptr || !out->col || !out->coef) {
+        csr_free(out);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory for %llu terms",
+                              (unsigned long long)nnz);
+    }
+    uint64_t at = 0;
+    for (uint64_t r = 0; r < rows; r++) {
+        out->row_ptr[r] = at;
+        for (uint64_t e = rm->row_ptr[r]; e < rm->row_ptr[r + 1]; e++) {
+            uint32_t c = map[rm->coef[e]];
+            if (c == UINT32_MAX)
+                continue;
+            out->col[at] = (uint32_t)cs_record_column(rm->var[e], inputs);
+            out->coef[at++] = c;
+        }
+    }
+    for (uint64_t i = 0; i < inputs; i++) {
+        out->row_ptr[rows + i] = at;
+        if (input_rows) {
+            out->col[at] = (uint32_t)i;
+            out->coef[at++] = one;
+        }
+    }
+    out->row_ptr[n_rows] = at;
+    out->nnz = at;
+    return CUZK_OK;
+}
+
+cuzk_status circuit_from_record(circuit_t *out, const cs_t *cs, cuzk_error_t *err)
+{
+    if (!out || !cs)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: NULL argument");
+    memset(out, 0, sizeof *out);
+    cuzk_error_t why;
+    if (cs_status(cs, &why) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: the cs failed: %s", why.msg);
+    cs_record_matrix_t rm[3];
+    const fr_t *dict;
+    uint32_t n_dict;
+    cuzk_status st = cs_record_matrices(rm, &dict, &n_dict, cs, err);
+    if (st != CUZK_OK)
+        return st;
+    cs_counts_t k;
+    cs_counts(&k, cs);
+    if (k.constraints + k.inputs > UINT32_MAX || k.inputs + k.aux > UINT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "circuit_from_record: %llu rows and %llu variables do not fit a "
+                              "circuit (2^32 - 1 each)",
+                              (unsigned long long)(k.constraints + k.inputs),
+                              (unsigned long long)(k.inputs + k.aux));
+    /* The dictionary without zero, and with one (the input rows'). */
+    uint32_t *map = malloc(((size_t)n_dict + 1) * sizeof *map);
+    out->dict = malloc(((size_t)n_dict + 1) * sizeof *out->dict);
+    if (!map || !out->dict) {
+        free(map);
+        circuit_free(out);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory");
+    }
+    uint32_t one = UINT32_MAX;
+    for (uint32_t i = 0; i < n_dict; i++) {
+        if (fr_is_zero(&dict[i])) {
+            map[i] = UINT32_MAX;
+            continue;
+        }
+        map[i] = out->n_dict;
+        if (one == UINT32_MAX && fr_is_one(&dict[i]))
+            one = out->n_dict;
+        out->dict[out->n_dict++] = dict[i];
+    }
+    if (one == UINT32_MAX) {
+        one = out->n_dict;
+        out->dict[out->n_dict++] = FR_ONE;
+    }
+    out->n_rows = (uint32_t)(k.constraints + k.inputs);
+    out->n_vars = (uint32_t)(k.inputs + k.aux);
+    out->n_public = (uint32_t)(k.inputs - 1);
+    for (int m = 0; m < 3 && st == CUZK_OK; m++)
+        st = csr_fill(&out->m[m], &rm[m], map, k.constraints, k.inputs, m == CIRCUIT_A, one, err);
+    free(map);
+    if (st != CUZK_OK)
+        circuit_free(out);
+    return st;
+}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -393,6 +394,45 @@ static void test_gen_circuit_info(void **state)
     assert_int_equal(run_cli(args, out, sizeof out), 2);
 }
 
+/* cuzk filecoin: the WinningPoSt of a 2 KiB sector is 66 sectors of
+ * 313 + one PoR of two arity-8 levels (2 x 530 + 2): 90,750 constraints and
+ * 1 + 66 x 2 inputs; the 2 KiB PoRep is recorded into a .ccs that `cuzk
+ * info` reads back; bad names exit 2 listing the valid ones. */
+static void test_filecoin_info_and_circuit(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        run_cli("filecoin info --circuit winning-post --sector-size 2KiB --json", out, sizeof out),
+        0);
+    assert_non_null(strstr(out, "\"constraints\":90750,"));
+    assert_non_null(strstr(out, "\"inputs\":133,"));
+    assert_non_null(strstr(out, "\"b_input_density\":1,"));
+    assert_non_null(strstr(out, "\"cs_hash\":\""));
+    char path[] = "/tmp/cuzk_test_fc_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "filecoin circuit --circuit porep --sector-size 2KiB --out %s",
+             path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "info %s", path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    unlink(path);
+    assert_non_null(strstr(out, "public 39"));
+    assert_int_equal(run_cli("filecoin info --circuit nope --sector-size 2KiB", out, sizeof out),
+                     2);
+    assert_non_null(strstr(out, "winning-post"));
+    assert_int_equal(run_cli("filecoin info --circuit porep --sector-size 3KiB", out, sizeof out),
+                     2);
+    assert_non_null(strstr(out, "32GiB"));
+    assert_int_equal(
+        run_cli("filecoin info --circuit porep --sector-size 2KiB --api 9", out, sizeof out), 2);
+    assert_int_equal(
+        run_cli("filecoin circuit --circuit porep --sector-size 2KiB", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--out"));
+}
+
 int main(void)
 {
     tu_init("test_cli");
@@ -402,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_bench_field_prints_json),
         cmocka_unit_test(test_prove_verify_zkey),
         cmocka_unit_test(test_bad_inputs_exit_2),
+        cmocka_unit_test(test_filecoin_info_and_circuit),
         cmocka_unit_test(test_setup_prove_verify_bellperson),
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_device_options),

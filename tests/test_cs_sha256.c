@@ -1,7 +1,8 @@
 /* The SHA-256 gadget (cs_sha256.h): bellperson's published constraint
- * counts (../shared/testdata/filecoin/circuits/reference.json), the
- * Filecoin SHA node of rust-fil-proofs' util.rs test, and the digest
- * against OpenSSL on random messages with the check back end on. */
+ * counts (../shared/testdata/filecoin/circuits/reference.json) and the
+ * digest against OpenSSL on random messages with the check back end on.
+ * The Filecoin SHA node and create_label counts built on it are tested
+ * with their gadgets in test_filecoin_sha.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,178 +112,6 @@ static void test_full_block_counts(void **state)
         assert_ok(cs);
         cs_free(cs);
     }
-}
-
-/* The Filecoin SHA node (filecoin-hashers sha256.rs hash_leaf_bits_circuit,
- * hash_circuit): pad each side to whole bytes with constant false, reverse
- * the bits inside each byte (reverse_bit_numbering), SHA-256, reverse bits
- * inside each digest byte, pack the first 254 (Fr::CAPACITY). */
-static cs_num_t fil_sha_node(cs_t *cs, const cs_bool_t *left, size_t nl, const cs_bool_t *right,
-                             size_t nr)
-{
-    cs_bool_t *pre = malloc((nl + nr + 16) * sizeof *pre);
-    assert_non_null(pre);
-    size_t bl = cs_bits_reverse_in_bytes(pre, left, nl);
-    size_t br = cs_bits_reverse_in_bytes(pre + bl, right, nr);
-    cs_bool_t digest[256], le[256];
-    cs_ns_push(cs, "hash", -1);
-    cs_sha256(digest, cs, pre, bl + br);
-    cs_ns_pop(cs);
-    cs_bits_reverse_in_bytes(le, digest, 256);
-    free(pre);
-    return cs_pack_bits(cs, le, 254);
-}
-
-/* Sha256Function::node: SHA-256 of the two 32-byte sides, top two bits of
- * the last byte cleared (trim_to_fr32), read little-endian. */
-static void native_node(fr_t *out, const uint8_t left[32], const uint8_t right[32])
-{
-    uint8_t buf[64], d[32];
-    memcpy(buf, left, 32);
-    memcpy(buf + 32, right, 32);
-    SHA256(buf, 64, d);
-    d[31] &= 0x3f;
-    assert_int_equal(fr_from_le(out, d), CUZK_OK);
-}
-
-/* storage-proofs-core util.rs hash_leaf_bits_circuit: 2 x 256 allocated
- * bits (bytes_into_boolean_vec, LSB first in each byte): 45,387. */
-static void test_filecoin_node_bits(void **state)
-{
-    (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
-    fr_t lf, rf;
-    tu_rand_fr(&lf);
-    tu_rand_fr(&rf);
-    uint8_t l[32], r[32];
-    fr_to_le(l, &lf);
-    fr_to_le(r, &rf);
-    cs_bool_t lb[256], rb[256];
-    cs_bits_alloc_bytes_le(lb, cs, l, 32);
-    cs_bits_alloc_bytes_le(rb, cs, r, 32);
-    cs_num_t out = fil_sha_node(cs, lb, 256, rb, 256);
-    assert_int_equal(counts(cs).constraints, 45387);
-    fr_t want;
-    native_node(&want, l, r);
-    assert_true(fr_equal(&out.value, &want));
-    assert_ok(cs);
-    cs_free(cs);
-}
-
-/* hash2_circuit: to_bits_le of two AllocatedNums (255 bits each, padded
- * with a constant to 256) then the node: NOTES.md's model gives 45,379
- * constraints and 45,331 aux (with the two nums). */
-static void test_filecoin_node_nums(void **state)
-{
-    (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
-    fr_t lf, rf;
-    tu_rand_fr(&lf);
-    tu_rand_fr(&rf);
-    cs_num_t a = cs_num_alloc(cs, &lf), b = cs_num_alloc(cs, &rf);
-    cs_bool_t ab[255], bb[255];
-    cs_num_to_bits_le(ab, cs, &a);
-    cs_num_to_bits_le(bb, cs, &b);
-    cs_num_t out = fil_sha_node(cs, ab, 255, bb, 255);
-    cs_counts_t k = counts(cs);
-    assert_int_equal(k.constraints, 45379);
-    assert_int_equal(k.aux - 2, 45331);
-    uint8_t l[32], r[32];
-    fr_to_le(l, &lf);
-    fr_to_le(r, &rf);
-    fr_t want;
-    native_node(&want, l, r);
-    assert_true(fr_equal(&out.value, &want));
-    assert_ok(cs);
-    cs_free(cs);
-}
-
-/* rust-fil-proofs' create_label.rs test circuit: replica id and 37 parents
- * as allocated bits (bytes_into_boolean_vec_be), layer 3 and node 22 as
- * constants, SHA-256 over the 1,248-byte message, bits reversed in bytes,
- * 254 packed: 532,025 constraints (reference.json). The value is the
- * label: SHA-256 of the same bytes, trimmed to 254 bits. */
-static void test_create_label_circuit(void **state)
-{
-    (void)state;
-    enum { PARENTS = 37, BITS = (2 + PARENTS) * 256 };
-    uint8_t bytes[BITS / 8];
-    memset(bytes, 0, sizeof bytes);
-    for (size_t i = 0; i < 32; i++)
-        bytes[i] = (uint8_t)tu_rand64();
-    bytes[31] &= 0x3f; /* an Fr */
-    uint32_t layer = 3;
-    uint64_t node = 22;
-    for (int i = 0; i < 4; i++)
-        bytes[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
-    for (int i = 0; i < 8; i++)
-        bytes[36 + i] = (uint8_t)(node >> (56 - 8 * i));
-    for (size_t i = 64; i < sizeof bytes; i++)
-        bytes[i] = (uint8_t)tu_rand64();
-    cs_t *cs = new_cs(CS_CHECK);
-    cs_bool_t *msg = malloc(BITS * sizeof *msg);
-    alloc_msg_bits(msg, cs, bytes, 32);
-    cs_u32_t l;
-    cs_u64_t nd;
-    cs_u32_const(&l, layer);
-    cs_u64_const(&nd, node);
-    cs_u32_into_bits_be(msg + 256, &l);
-    cs_u64_to_bits_be(msg + 288, &nd);
-    for (size_t i = 352; i < 512; i++)
-        msg[i] = cs_bool_const(0);
-    alloc_msg_bits(msg + 512, cs, bytes + 64, PARENTS * 32);
-    assert_int_equal(counts(cs).constraints, 256 + PARENTS * 256);
-    cs_bool_t digest[256], le[256];
-    cs_sha256(digest, cs, msg, BITS);
-    cs_bits_reverse_in_bytes(le, digest, 256);
-    cs_num_t label = cs_pack_bits(cs, le, 254);
-    assert_int_equal(counts(cs).constraints, 532025);
-    uint8_t d[32];
-    SHA256(bytes, sizeof bytes, d);
-    d[31] &= 0x3f;
-    fr_t want;
-    assert_int_equal(fr_from_le(&want, d), CUZK_OK);
-    assert_true(fr_equal(&label.value, &want));
-    assert_ok(cs);
-    cs_free(cs);
-    free(msg);
-}
-
-/* The label as the PoRep circuit builds it (NOTES.md §2, a model value):
- * every 256-bit field chunk comes from to_bits_le (255 bits, a constant
- * false padded, bits reversed in bytes: the constant lands at 248), the
- * node is 64 allocated bits: 522,269 constraints and 521,749 aux for the
- * hash and the packing alone. */
-static void test_porep_label_shape(void **state)
-{
-    (void)state;
-    enum { PARENTS = 37, BITS = (2 + PARENTS) * 256 };
-    cs_t *cs = new_cs(CS_COUNT);
-    cs_bool_t *msg = malloc(BITS * sizeof *msg), chunk[255];
-    for (int i = 0; i < 255; i++)
-        chunk[i] = cs_bit_alloc(cs, 0);
-    cs_bits_reverse_in_bytes(msg, chunk, 255);
-    cs_u32_t l;
-    cs_u64_t nd;
-    cs_u32_const(&l, 3);
-    cs_u64_alloc(&nd, cs, 0);
-    cs_u32_into_bits_be(msg + 256, &l);
-    cs_u64_to_bits_be(msg + 288, &nd);
-    for (size_t i = 352; i < 512; i++)
-        msg[i] = cs_bool_const(0);
-    for (size_t p = 0; p < PARENTS; p++)
-        cs_bits_reverse_in_bytes(msg + 512 + 256 * p, chunk, 255);
-    cs_counts_t k0 = counts(cs);
-    cs_bool_t digest[256], le[256];
-    cs_sha256(digest, cs, msg, BITS);
-    cs_bits_reverse_in_bytes(le, digest, 256);
-    cs_pack_bits(cs, le, 254);
-    cs_counts_t k1 = counts(cs);
-    assert_int_equal(k1.constraints - k0.constraints, 522269);
-    assert_int_equal(k1.aux - k0.aux, 521749);
-    assert_ok(cs);
-    cs_free(cs);
-    free(msg);
 }
 
 /* Random messages (random lengths, a mix of allocated, negated and
@@ -516,11 +345,9 @@ int main(void)
 {
     tu_init("test_cs_sha256");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_constant_block),       cmocka_unit_test(test_full_block_counts),
-        cmocka_unit_test(test_filecoin_node_bits),   cmocka_unit_test(test_filecoin_node_nums),
-        cmocka_unit_test(test_create_label_circuit), cmocka_unit_test(test_porep_label_shape),
-        cmocka_unit_test(test_sha256_random),        cmocka_unit_test(test_sha256_modes),
-        cmocka_unit_test(test_record_circuit),       cmocka_unit_test(test_sha256_fingerprint),
+        cmocka_unit_test(test_constant_block), cmocka_unit_test(test_full_block_counts),
+        cmocka_unit_test(test_sha256_random),  cmocka_unit_test(test_sha256_modes),
+        cmocka_unit_test(test_record_circuit), cmocka_unit_test(test_sha256_fingerprint),
         cmocka_unit_test(test_count_speed),
     };
     return cmocka_run_group_tests_name("cs_sha256", tests, NULL, NULL);

@@ -14,7 +14,7 @@ root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$root"
 
 # Layers from the bottom; a layer may include its own and lower ones.
-layers=(util field curve model circuits formats backend_cpu backend_cuda groth16 engine daemon
+layers=(util field curve model circuits formats backend_cpu backend_cuda groth16 filecoin engine daemon
         workloads cli)
 
 # Public headers (include/cuzk/NAME.h) by layer.
@@ -36,6 +36,9 @@ declare -A hdr=(
     [journal]=daemon [metrics]=daemon [rpc]=daemon
     [gen]=workloads
     [timeline]=cli
+    [filecoin_proofs]=filecoin [filecoin_graph]=filecoin [filecoin_challenges]=filecoin
+    [filecoin_sha]=filecoin [filecoin_por]=filecoin [filecoin_merkle]=filecoin
+    [filecoin_porep]=filecoin [filecoin_post]=filecoin [filecoin_circuits]=filecoin
     [poseidon]=circuits
     [cs]=circuits [cs_boolean]=circuits [cs_num]=circuits [cs_uint32]=circuits
     [cs_sha256]=circuits [cs_multipack]=circuits [cs_uint64]=circuits [cs_insertion]=circuits

@@ -12,6 +12,8 @@ int cmd_info(int argc, char **argv);
 int cmd_export_vkey(int argc, char **argv);
 int cmd_gen_circuit(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+/* cmd_filecoin.c: Filecoin's circuits (info, circuit). */
+int cmd_filecoin(int argc, char **argv);
 /* The proving daemon (cmd_daemon.c): serves until SIGINT/SIGTERM; exit 0
  * after a signal, 2 for usage, a bad config or a start-up failure. */
 int cmd_daemon(int argc, char **argv);

@@ -23,6 +23,8 @@ static void usage(FILE *f)
             "  status          the daemon's devices, keys and queues (--json)\n"
             "  cancel          cancel a daemon job\n"
             "  preload, evict  load a key onto the daemon's devices, or drop it\n"
+            "  filecoin        Filecoin's circuits: info (sizes, densities, fingerprint),\n"
+            "                  circuit (the precompiled .ccs)\n"
             "  bench           benchmarks: field, ntt, msm, prove, engine, porep; single, batch,\n"
             "                  stress against a daemon (JSON lines + table)\n"
             "  help            this text\n"
@@ -54,7 +56,8 @@ int main(int argc, char **argv)
                 {"cancel", cmd_cancel},
                 {"preload", cmd_preload},
                 {"evict", cmd_evict},
-                {"daemon", cmd_daemon}};
+                {"daemon", cmd_daemon},
+                {"filecoin", cmd_filecoin}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);

@@ -433,6 +433,41 @@ static void test_filecoin_info_and_circuit(void **state)
     assert_non_null(strstr(out, "--out"));
 }
 
+/* cuzk filecoin parents / parent-cache: NOTES.md's verified node under
+ * porep id 3 and API 1.0 (seal32_x10.prf), and the 2 KiB cache of porep id
+ * 0 with parent_cache.json's digest and name; a size that is not the
+ * proof's exits 2. */
+static void test_filecoin_parents(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cli("filecoin parents --sector-size 32GiB --porep-id 3 --api 1.0 "
+                             "656705143",
+                             out, sizeof out),
+                     0);
+    assert_string_equal(out, "656705142 650261453 656705056 656615026 656701296 656705142 "
+                             "126549780 368190453 93666530 400166597 49615717 201682063 "
+                             "515691232 260659802\n");
+    char path[] = "/tmp/cuzk_test_pc_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "filecoin parent-cache --sector-size 2KiB --porep-id 0 --out %s",
+             path);
+    assert_int_equal(run_cli(args, out, sizeof out), 0);
+    unlink(path);
+    assert_non_null(
+        strstr(out, "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"));
+    assert_non_null(strstr(
+        out, "v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899"));
+    assert_int_equal(run_cli("filecoin parents --sector-size 2KiB --porep-id 3 5", out, sizeof out),
+                     2);
+    assert_int_equal(
+        run_cli("filecoin parents --sector-size 2KiB --porep-id 0 64", out, sizeof out), 2);
+    assert_int_equal(
+        run_cli("filecoin parents --sector-size 2KiB --porep-id 99 5", out, sizeof out), 2);
+}
+
 int main(void)
 {
     tu_init("test_cli");
@@ -443,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_prove_verify_zkey),
         cmocka_unit_test(test_bad_inputs_exit_2),
         cmocka_unit_test(test_filecoin_info_and_circuit),
+        cmocka_unit_test(test_filecoin_parents),
         cmocka_unit_test(test_setup_prove_verify_bellperson),
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_device_options),

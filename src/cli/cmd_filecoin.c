@@ -1,4 +1,5 @@
-/* `cuzk filecoin info|circuit`: Filecoin's circuits as we synthesize them.
+/* `cuzk filecoin info|circuit|parents|parent-cache`: Filecoin's circuits
+ * as we synthesize them, and its SDR parent graph.
  *
  *   info --circuit C --sector-size S [--api V] [--json] [--no-hash]
  *       constraints, aux, public inputs (ONE counted), the domain, the A
@@ -7,7 +8,12 @@
  *       that anyone with a Rust toolchain can compare the R1CS with theirs;
  *   circuit --circuit C --sector-size S [--api V] --out FILE.ccs
  *       the precompiled circuit (record back end, then circuit_record.h's
- *       input rows): the form the prover and the engine load. */
+ *       input rows): the form the prover and the engine load;
+ *   parents --sector-size S --porep-id N [--api V] NODE...
+ *       per node one line: the 6 DRG then the 8 expander parents;
+ *   parent-cache --sector-size S --porep-id N [--api V] --out FILE
+ *       filecoin-proofs' parent cache (per node 14 u32 LE), streamed, with
+ *       its SHA-256 and the name filecoin-proofs gives it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,7 @@
 #include "cuzk/circuit_record.h"
 #include "cuzk/cs.h"
 #include "cuzk/filecoin_circuits.h"
+#include "cuzk/filecoin_graph.h"
 #include "cuzk/filecoin_proofs.h"
 
 #define CMD "filecoin"
@@ -30,8 +37,11 @@ typedef struct fc_args {
     fil_circuit_kind kind;
     uint64_t sector_size;
     fil_api_version api;
-    int json, no_hash;
+    int json, no_hash, have_api, have_porep_id;
+    fil_seal_proof porep_id;
     const char *out;
+    char **nodes; /* parents: the NODE arguments */
+    int n_nodes;
 } fc_args_t;
 
 static int usage(void)
@@ -39,9 +49,12 @@ static int usage(void)
     fprintf(stderr,
             "usage: cuzk filecoin info --circuit C --sector-size S [--api V] [--json] [--no-hash]\n"
             "       cuzk filecoin circuit --circuit C --sector-size S [--api V] --out FILE.ccs\n"
+            "       cuzk filecoin parents --sector-size S --porep-id N [--api V] NODE...\n"
+            "       cuzk filecoin parent-cache --sector-size S --porep-id N [--api V] --out FILE\n"
             "  C: porep, winning-post, window-post\n"
             "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
-            "  V: 1.0, 1.1 (default 1.1)\n");
+            "  V: 1.0, 1.1 (default: 1.1; for parents, the porep id's)\n"
+            "  N: a registered seal proof id, 0..19 (3: StackedDrg32GiBV1, 8: ...V1_1)\n");
     return CLI_USAGE;
 }
 
@@ -53,11 +66,22 @@ static int parse(fc_args_t *a, int argc, char **argv)
     if (argc < 2)
         return usage();
     a->sub = argv[1];
-    if (strcmp(a->sub, "info") && strcmp(a->sub, "circuit"))
+    int graph = !strcmp(a->sub, "parents") || !strcmp(a->sub, "parent-cache");
+    if (strcmp(a->sub, "info") && strcmp(a->sub, "circuit") && !graph)
         return usage();
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         cuzk_error_t err = {0};
+        if (!strcmp(a->sub, "parents") && o[0] != '-') {
+            if (!a->nodes)
+                a->nodes = &argv[i];
+            else if (a->nodes + a->n_nodes != &argv[i]) {
+                fprintf(stderr, "cuzk filecoin parents: the NODEs come last\n");
+                return CLI_USAGE;
+            }
+            a->n_nodes++;
+            continue;
+        }
         if (!strcmp(o, "--json")) {
             a->json = 1;
             continue;
@@ -76,9 +100,19 @@ static int parse(fc_args_t *a, int argc, char **argv)
             st = fil_circuit_kind_parse(&a->kind, v, &err);
         else if (!strcmp(o, "--sector-size"))
             st = fil_sector_size_parse(&a->sector_size, v, &err);
-        else if (!strcmp(o, "--api"))
+        else if (!strcmp(o, "--api")) {
             st = fil_api_version_parse(&a->api, v, &err);
-        else if (!strcmp(o, "--out"))
+            a->have_api = 1;
+        } else if (!strcmp(o, "--porep-id")) {
+            char *end = NULL;
+            unsigned long id = strtoul(v, &end, 10);
+            if (!*v || *end || id >= FIL_SEAL_COUNT || !fil_seal_info((fil_seal_proof)id))
+                st = cuzk_error_set(&err, CUZK_ERR_ARG,
+                                    "'%s' is not a registered seal proof id (0..%d)", v,
+                                    FIL_SEAL_COUNT - 1);
+            a->porep_id = (fil_seal_proof)id;
+            a->have_porep_id = 1;
+        } else if (!strcmp(o, "--out"))
             a->out = v;
         else {
             fprintf(stderr, "cuzk filecoin: unexpected argument '%s'\n", o);
@@ -86,6 +120,22 @@ static int parse(fc_args_t *a, int argc, char **argv)
         }
         if (st != CUZK_OK)
             return cli_fail(CMD, o, &err);
+    }
+    if (graph) {
+        if (!a->sector_size || !a->have_porep_id) {
+            fprintf(stderr, "cuzk filecoin %s: --sector-size and --porep-id are required\n",
+                    a->sub);
+            return CLI_USAGE;
+        }
+        if (!strcmp(a->sub, "parents") && !a->n_nodes) {
+            fprintf(stderr, "cuzk filecoin parents: no NODE given\n");
+            return CLI_USAGE;
+        }
+        if (!strcmp(a->sub, "parent-cache") && !a->out) {
+            fprintf(stderr, "cuzk filecoin parent-cache: --out FILE is required\n");
+            return CLI_USAGE;
+        }
+        return CLI_OK;
     }
     if (a->kind == FIL_CIRCUIT_COUNT || !a->sector_size) {
         fprintf(stderr, "cuzk filecoin %s: --circuit and --sector-size are required\n", a->sub);
@@ -223,11 +273,101 @@ static int circuit(const fc_args_t *a)
     return CLI_OK;
 }
 
+/* The graph of --sector-size under --porep-id's seal proof (its porep id
+ * bytes) and --api (default: the proof's). */
+static cuzk_status graph_of(fil_graph_t *g, const fc_args_t *a, cuzk_error_t *err)
+{
+    const fil_seal_info_t *info = fil_seal_info(a->porep_id);
+    if (info->sector_size != a->sector_size)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "porep id %d is %s, a %s proof, not %s",
+                              (int)a->porep_id, info->name, fil_sector_size_str(info->sector_size),
+                              fil_sector_size_str(a->sector_size));
+    uint8_t id[32];
+    cuzk_status st = fil_porep_id(id, a->porep_id, err);
+    if (st != CUZK_OK)
+        return st;
+    return fil_graph_init(g, info->nodes, id, a->have_api ? a->api : info->api, err);
+}
+
+static int parents(const fc_args_t *a)
+{
+    cuzk_error_t err = {0};
+    fil_graph_t g;
+    if (graph_of(&g, a, &err) != CUZK_OK)
+        return cli_fail(CMD, "--porep-id", &err);
+    for (int i = 0; i < a->n_nodes; i++) {
+        char *end = NULL;
+        unsigned long long node = strtoull(a->nodes[i], &end, 10);
+        if (!*a->nodes[i] || *end || node >= g.nodes) {
+            fprintf(stderr, "cuzk filecoin parents: node '%s' is not in 0..%llu\n", a->nodes[i],
+                    (unsigned long long)g.nodes - 1);
+            return CLI_USAGE;
+        }
+        uint32_t p[FIL_DEGREE];
+        if (fil_graph_parents(p, &g, node, &err) != CUZK_OK)
+            return cli_fail(CMD, a->nodes[i], &err);
+        for (unsigned k = 0; k < FIL_DEGREE; k++)
+            printf("%s%u", k ? " " : "", p[k]);
+        printf("\n");
+    }
+    return CLI_OK;
+}
+
+typedef struct cache_out {
+    FILE *f;
+    EVP_MD_CTX *md;
+} cache_out_t;
+
+static int cache_write(void *ctx, const uint8_t *data, size_t n)
+{
+    cache_out_t *c = ctx;
+    EVP_DigestUpdate(c->md, data, n);
+    return fwrite(data, 1, n, c->f) == n ? 0 : -1;
+}
+
+static int parent_cache(const fc_args_t *a)
+{
+    cuzk_error_t err = {0};
+    fil_graph_t g;
+    char name[FIL_PARENT_CACHE_NAME_MAX];
+    if (graph_of(&g, a, &err) != CUZK_OK || fil_parent_cache_name(name, &g, &err) != CUZK_OK)
+        return cli_fail(CMD, "--porep-id", &err);
+    cache_out_t c = {fopen(a->out, "wb"), EVP_MD_CTX_new()};
+    if (!c.f || !c.md || !EVP_DigestInit_ex(c.md, EVP_sha256(), NULL)) {
+        if (c.f)
+            fclose(c.f);
+        EVP_MD_CTX_free(c.md);
+        cuzk_error_set(&err, CUZK_ERR_IO, "cannot write it");
+        return cli_fail(CMD, a->out, &err);
+    }
+    double t0 = now_s();
+    cuzk_status st = fil_parent_cache_stream(&g, 0, cache_write, &c, &err);
+    if (fclose(c.f) != 0 && st == CUZK_OK)
+        st = cuzk_error_set(&err, CUZK_ERR_IO, "write failed");
+    uint8_t d[32];
+    unsigned dn = 0;
+    EVP_DigestFinal_ex(c.md, d, &dn);
+    EVP_MD_CTX_free(c.md);
+    if (st != CUZK_OK) {
+        remove(a->out); /* never leave half a cache behind */
+        return cli_fail(CMD, a->out, &err);
+    }
+    printf("%s: %llu nodes x 14 parents, sha256 ", a->out, (unsigned long long)g.nodes);
+    for (int i = 0; i < 32; i++)
+        printf("%02x", d[i]);
+    printf(", in %.2f s (filecoin-proofs names it %s.cache)\n", now_s() - t0, name);
+    return CLI_OK;
+}
+
 int cmd_filecoin(int argc, char **argv)
 {
     fc_args_t a;
     int rc = parse(&a, argc, argv);
     if (rc != CLI_OK)
         return rc;
+    if (!strcmp(a.sub, "parents"))
+        return parents(&a);
+    if (!strcmp(a.sub, "parent-cache"))
+        return parent_cache(&a);
     return !strcmp(a.sub, "info") ? info(&a) : circuit(&a);
 }

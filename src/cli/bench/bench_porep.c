@@ -430,8 +430,8 @@ int bench_porep(int argc, char **argv)
     cuzk_error_t err = {0};
 #ifdef CUZK_HAVE_CUDA
     int present = 0; /* before the setup's minutes, not after */
-    if (B.device == DEVICE_CUDA && B.devices > 1 && cuzk_cuda_device_count(&present, NULL) == CUZK_OK &&
-        B.devices > present) {
+    if (B.device == DEVICE_CUDA && B.devices > 1 &&
+        cuzk_cuda_device_count(&present, NULL) == CUZK_OK && B.devices > present) {
         fprintf(stderr, "cuzk bench porep: --devices %d: only %d CUDA device%s present\n",
                 B.devices, present, present == 1 ? "" : "s");
         return CLI_USAGE;

@@ -187,6 +187,45 @@ static void test_prove_verify(void **state)
     cs_free(wit);
 }
 
+/* Taking the record over converts it in place to exactly the circuit the
+ * copying conversion makes; the cs then has no record left. */
+static void test_take_matches_copy(void **state)
+{
+    (void)state;
+    fr_t x, y;
+    rand_fr(&x);
+    rand_fr(&y);
+    cs_t *a = synth(CS_RECORD, &x, &y), *b = synth(CS_RECORD, &x, &y);
+    circuit_t ca, cb;
+    cuzk_error_t err = {0};
+    assert_int_equal(circuit_from_record(&ca, a, &err), CUZK_OK);
+    assert_int_equal(circuit_from_record_take(&cb, b, &err), CUZK_OK);
+    assert_int_equal(cb.n_rows, ca.n_rows);
+    assert_int_equal(cb.n_vars, ca.n_vars);
+    assert_int_equal(cb.n_public, ca.n_public);
+    assert_int_equal(cb.n_dict, ca.n_dict);
+    assert_memory_equal(cb.dict, ca.dict, ca.n_dict * sizeof *ca.dict);
+    for (int m = 0; m < 3; m++) {
+        assert_int_equal(cb.m[m].nnz, ca.m[m].nnz);
+        assert_memory_equal(cb.m[m].row_ptr, ca.m[m].row_ptr,
+                            ((size_t)ca.n_rows + 1) * sizeof *ca.m[m].row_ptr);
+        assert_memory_equal(cb.m[m].col, ca.m[m].col, ca.m[m].nnz * sizeof *ca.m[m].col);
+        assert_memory_equal(cb.m[m].coef, ca.m[m].coef, ca.m[m].nnz * sizeof *ca.m[m].coef);
+    }
+    /* nothing left to take or read; a constraint now is an error */
+    circuit_t again;
+    assert_int_equal(circuit_from_record_take(&again, b, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "taken"));
+    assert_int_equal(circuit_from_record(&again, b, &err), CUZK_ERR_ARG);
+    cs_num_t n = cs_num_alloc(b, &x);
+    cs_num_square(b, &n);
+    assert_int_equal(cs_status(b, &err), CUZK_ERR_ARG);
+    circuit_free(&ca);
+    circuit_free(&cb);
+    cs_free(a);
+    cs_free(b);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -212,6 +251,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_and_witness),
         cmocka_unit_test(test_prove_verify),
+        cmocka_unit_test(test_take_matches_copy),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

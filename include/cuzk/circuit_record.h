@@ -24,6 +24,10 @@ extern "C" {
  * error of its own: its message; more than 2^32 - 1 rows or variables);
  * CUZK_ERR_NOMEM. */
 cuzk_status circuit_from_record(circuit_t *out, const cs_t *cs, cuzk_error_t *err);
+/* The same, taking the record over (cs_record_take) and converting it in
+ * place: the peak is the record's own size, not twice it. The cs keeps its
+ * counts; its record is gone, also on failure. */
+cuzk_status circuit_from_record_take(circuit_t *out, cs_t *cs, cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

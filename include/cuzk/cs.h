@@ -250,6 +250,19 @@ typedef struct cs_record_matrix {
 /* Returns CUZK_ERR_ARG when cs is not in CS_RECORD mode. */
 cuzk_status cs_record_matrices(cs_record_matrix_t out[3], const fr_t **dict, uint32_t *n_dict,
                                const cs_t *cs, cuzk_error_t *err);
+/* The same, handed over: the caller owns (and frees with free()) the
+ * arrays and the dictionary; the cs keeps its counts but no record, so a
+ * 32 GiB PoRep record (~9 GB) is converted in place, never copied. Once
+ * per cs; CUZK_ERR_ARG when not CS_RECORD or taken already. */
+typedef struct cs_record_owned {
+    uint64_t *row_ptr; /* constraints + 1 */
+    cs_var_t *var;
+    uint32_t *coef;
+    uint64_t nnz;
+} cs_record_owned_t;
+cuzk_status cs_record_take(cs_record_owned_t out[3], fr_t **dict, uint32_t *n_dict, cs_t *cs,
+                           cuzk_error_t *err);
+
 /* The circuit.h column of a cs variable, given the final input count. */
 static inline uint64_t cs_record_column(cs_var_t v, uint64_t inputs)
 {

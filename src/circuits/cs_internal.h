@@ -84,6 +84,7 @@ struct cs {
     uint32_t n_dict, dict_cap;
     uint32_t *dict_slots; /* open addressing: dict index + 1, 0 = empty */
     uint32_t dict_slots_n;
+    int taken; /* cs_record_take handed the matrices over */
 };
 
 /* Grows lc to hold at least one more term; 0 (and CUZK_ERR_NOMEM recorded)

@@ -121,6 +121,10 @@ void cs_record_row(cs_t *cs, const cs_lc_t *a, const cs_lc_t *b, const cs_lc_t *
 {
     if (cs->err.code != CUZK_OK)
         return;
+    if (cs->taken) {
+        cs_fail(cs, CUZK_ERR_ARG, "a constraint after cs_record_take");
+        return;
+    }
     uint64_t row = cs->n_constraints - 1; /* cs_enforce counted it */
     if (row + 1 > cs->rows_cap) {
         uint64_t n = cs->rows_cap * 2;
@@ -153,6 +157,8 @@ cuzk_status cs_record_matrices(cs_record_matrix_t out[3], const fr_t **dict, uin
         return cuzk_error_set(err, CUZK_ERR_ARG, "cs_record_matrices: not a CS_RECORD system");
     if (cs->err.code != CUZK_OK)
         return cs_status(cs, err);
+    if (cs->taken)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cs_record_matrices: taken (cs_record_take)");
     for (int m = 0; m < 3; m++) {
         out[m].row_ptr = cs->rec[m].row_ptr;
         out[m].var = cs->rec[m].var;
@@ -161,5 +167,30 @@ cuzk_status cs_record_matrices(cs_record_matrix_t out[3], const fr_t **dict, uin
     }
     *dict = cs->dict;
     *n_dict = cs->n_dict;
+    return CUZK_OK;
+}
+
+cuzk_status cs_record_take(cs_record_owned_t out[3], fr_t **dict, uint32_t *n_dict, cs_t *cs,
+                           cuzk_error_t *err)
+{
+    if (cs->mode != CS_RECORD)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cs_record_take: not a CS_RECORD system");
+    if (cs->err.code != CUZK_OK)
+        return cs_status(cs, err);
+    if (cs->taken)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cs_record_take: already taken");
+    for (int m = 0; m < 3; m++) {
+        out[m].row_ptr = cs->rec[m].row_ptr;
+        out[m].var = cs->rec[m].var;
+        out[m].coef = cs->rec[m].coef;
+        out[m].nnz = cs->rec[m].nnz;
+        cs->rec[m].row_ptr = NULL;
+        cs->rec[m].var = NULL;
+        cs->rec[m].coef = NULL;
+    }
+    *dict = cs->dict;
+    *n_dict = cs->n_dict;
+    cs->dict = NULL;
+    cs->taken = 1;
     return CUZK_OK;
 }

@@ -254,7 +254,7 @@ static int circuit(const fc_args_t *a)
         return cli_fail(CMD, fil_circuit_kind_str(a->kind), &err);
     double t1 = now_s();
     circuit_t c;
-    cuzk_status st = circuit_from_record(&c, cs, &err);
+    cuzk_status st = circuit_from_record_take(&c, cs, &err); /* in place: one copy */
     cs_free(cs);
     if (st != CUZK_OK)
         return cli_fail(CMD, "record", &err);

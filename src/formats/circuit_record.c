@@ -111,3 +111,120 @@ cuzk_status circuit_from_record(circuit_t *out, const cs_t *cs, cuzk_error_t *er
         circuit_free(out);
     return st;
 }
+
+/* Matrix rm of a taken record into out, in place: terms whose coefficient
+ * is zero dropped (map), variables to columns and dictionary indices
+ * renumbered over the same words (both u32), the row pointers rewritten
+ * over themselves, then the input rows appended (A only). */
+static cuzk_status csr_take(circuit_csr_t *out, cs_record_owned_t *rm, const uint32_t *map,
+                            uint64_t rows, uint64_t inputs, int input_rows, uint32_t one,
+                            cuzk_error_t *err)
+{
+    uint64_t at = 0, begin = 0;
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t end = rm->row_ptr[r + 1];
+        rm->row_ptr[r] = at;
+        for (uint64_t e = begin; e < end; e++) {
+            uint32_t c = map[rm->coef[e]];
+            if (c == UINT32_MAX)
+                continue;
+            rm->var[at] = (uint32_t)cs_record_column(rm->var[e], inputs);
+            rm->coef[at++] = c;
+        }
+        begin = end;
+    }
+    uint64_t nnz = at + (input_rows ? inputs : 0), n_rows = rows + inputs;
+    uint64_t *rp = realloc(rm->row_ptr, (size_t)(n_rows + 1) * sizeof *rp);
+    if (rp)
+        rm->row_ptr = rp;
+    /* shrinking gives back what the record's doubling reserved */
+    uint32_t *col = realloc(rm->var, (size_t)(nnz ? nnz : 1) * sizeof *col);
+    if (col)
+        rm->var = col;
+    uint32_t *coef = realloc(rm->coef, (size_t)(nnz ? nnz : 1) * sizeof *coef);
+    if (coef)
+        rm->coef = coef;
+    if (!rp || !col || !coef)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory");
+    for (uint64_t i = 0; i < inputs; i++) {
+        rm->row_ptr[rows + i] = at;
+        if (input_rows) {
+            rm->var[at] = (uint32_t)i;
+            rm->coef[at++] = one;
+        }
+    }
+    rm->row_ptr[n_rows] = at;
+    out->row_ptr = rm->row_ptr;
+    out->col = rm->var;
+    out->coef = rm->coef;
+    out->nnz = at;
+    memset(rm, 0, sizeof *rm);
+    return CUZK_OK;
+}
+
+cuzk_status circuit_from_record_take(circuit_t *out, cs_t *cs, cuzk_error_t *err)
+{
+    if (!out || !cs)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: NULL argument");
+    memset(out, 0, sizeof *out);
+    cuzk_error_t why;
+    if (cs_status(cs, &why) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: the cs failed: %s", why.msg);
+    cs_counts_t k;
+    cs_counts(&k, cs);
+    if (k.constraints + k.inputs > UINT32_MAX || k.inputs + k.aux > UINT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "circuit_from_record: %llu rows and %llu variables do not fit a "
+                              "circuit (2^32 - 1 each)",
+                              (unsigned long long)(k.constraints + k.inputs),
+                              (unsigned long long)(k.inputs + k.aux));
+    cs_record_owned_t rm[3];
+    fr_t *dict;
+    uint32_t n_dict;
+    cuzk_status st = cs_record_take(rm, &dict, &n_dict, cs, err);
+    if (st != CUZK_OK)
+        return st;
+    uint32_t *map = malloc(((size_t)n_dict + 1) * sizeof *map);
+    fr_t *d = realloc(dict, ((size_t)n_dict + 1) * sizeof *d); /* room for one */
+    if (d)
+        dict = d;
+    if (!map || !d) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory");
+    } else {
+        /* the dictionary without zero, compacted over itself, and with one */
+        uint32_t n = 0, one = UINT32_MAX;
+        for (uint32_t i = 0; i < n_dict; i++) {
+            if (fr_is_zero(&dict[i])) {
+                map[i] = UINT32_MAX;
+                continue;
+            }
+            map[i] = n;
+            if (one == UINT32_MAX && fr_is_one(&dict[i]))
+                one = n;
+            dict[n++] = dict[i];
+        }
+        if (one == UINT32_MAX) {
+            one = n;
+            dict[n++] = FR_ONE;
+        }
+        out->dict = dict;
+        out->n_dict = n;
+        dict = NULL;
+        out->n_rows = (uint32_t)(k.constraints + k.inputs);
+        out->n_vars = (uint32_t)(k.inputs + k.aux);
+        out->n_public = (uint32_t)(k.inputs - 1);
+        for (int m = 0; m < 3 && st == CUZK_OK; m++)
+            st = csr_take(&out->m[m], &rm[m], map, k.constraints, k.inputs, m == CIRCUIT_A, one,
+                          err);
+    }
+    free(map);
+    free(dict);
+    for (int m = 0; m < 3; m++) {
+        free(rm[m].row_ptr);
+        free(rm[m].var);
+        free(rm[m].coef);
+    }
+    if (st != CUZK_OK)
+        circuit_free(out);
+    return st;
+}

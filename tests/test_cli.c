@@ -408,6 +408,12 @@ static void test_filecoin_info_and_circuit(void **state)
     assert_non_null(strstr(out, "\"inputs\":133,"));
     assert_non_null(strstr(out, "\"b_input_density\":1,"));
     assert_non_null(strstr(out, "\"cs_hash\":\""));
+    /* SnapDeals through the same registry: storage-proofs-update's 2 KiB */
+    assert_int_equal(
+        run_cli("filecoin info --circuit snap-deals --sector-size 2KiB --json --no-hash", out,
+                sizeof out),
+        0);
+    assert_non_null(strstr(out, "\"constraints\":1705039,"));
     char path[] = "/tmp/cuzk_test_fc_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);

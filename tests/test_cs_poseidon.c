@@ -768,6 +768,55 @@ static void test_paths_agree(void **state)
     }
 }
 
+/* The custom domain tag (SnapDeals' POSEIDON_CONSTANTS_GEN_RANDOMNESS,
+ * poseidon_constants_get_custom): the tag's constant S-box is ONE's
+ * coefficient, so its template is its own; both paths and an uncached copy
+ * record the same R1CS, the witness's hash is the native one, and the
+ * MerkleTree template of the arity is not reused. */
+static void test_custom_tag(void **state)
+{
+    (void)state;
+    static const unsigned arities[] = {2, 8};
+    for (size_t k = 0; k < sizeof arities / sizeof arities[0]; k++) {
+        unsigned a = arities[k];
+        const poseidon_constants_t *c = NULL;
+        poseidon_constants_t *own = NULL;
+        assert_int_equal(poseidon_constants_get_custom(&c, a, 1, NULL), CUZK_OK);
+        assert_int_equal(poseidon_constants_new_custom(&own, a, 1, NULL), CUZK_OK);
+        fr_t in[POSEIDON_MAX_ARITY], want;
+        for (unsigned i = 0; i < a; i++)
+            rand_edge_fr(&in[i]);
+        cs_t *fast, *ref, *mine, *merkle;
+        record_path(&fast, c, in, CS_POSEIDON_FAST, CS_RECORD);
+        record_path(&ref, c, in, CS_POSEIDON_REFERENCE, CS_RECORD);
+        record_path(&mine, own, in, CS_POSEIDON_FAST, CS_RECORD);
+        record_path(&merkle, constants(a), in, CS_POSEIDON_FAST, CS_RECORD);
+        expect_same_record(fast, ref);
+        expect_same_record(mine, ref);
+        recorded_t rf, rm;
+        assert_int_equal(cs_record_matrices(rf.m, &rf.dict, &rf.n_dict, fast, NULL), CUZK_OK);
+        assert_int_equal(cs_record_matrices(rm.m, &rm.dict, &rm.n_dict, merkle, NULL), CUZK_OK);
+        int differs = rf.m[0].nnz != rm.m[0].nnz;
+        for (uint64_t e = 0; !differs && e < rf.m[0].nnz; e++)
+            differs = !fr_equal(&rf.dict[rf.m[0].coef[e]], &rm.dict[rm.m[0].coef[e]]);
+        assert_true(differs);
+        cs_free(fast);
+        cs_free(ref);
+        cs_free(mine);
+        cs_free(merkle);
+        cs_t *chk = new_cs(CS_CHECK);
+        cs_num_t x[POSEIDON_MAX_ARITY], h;
+        for (unsigned i = 0; i < a; i++)
+            x[i] = cs_num_alloc(chk, &in[i]);
+        cs_poseidon_hash(&h, chk, x, a, c);
+        assert_ok(chk);
+        assert_int_equal(poseidon_hash(&want, c, in, a, POSEIDON_OPTIMIZED, NULL), CUZK_OK);
+        assert_true(fr_equal(&h.value, &want));
+        cs_free(chk);
+        poseidon_constants_free(own);
+    }
+}
+
 /* Threads racing on an arity's first use of the fast path (its table is
  * made once, under the lock) record the same circuit as the reference. */
 #define RACE_THREADS 4
@@ -846,6 +895,7 @@ int main(void)
     };
     const struct CMUnitTest both[] = {
         cmocka_unit_test(test_paths_agree),
+        cmocka_unit_test(test_custom_tag),
     };
     int fails = cmocka_run_group_tests_name("cs_poseidon first use", first, NULL, NULL);
     fails += cmocka_run_group_tests_name("cs_poseidon fast path", tests, use_fast, NULL);

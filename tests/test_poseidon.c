@@ -346,6 +346,73 @@ static void test_new_matches_cache(void **state)
     poseidon_constants_free(NULL);
 }
 
+/* HashType::Custom(CType::Arbitrary(id)): neptune's hash_type.rs
+ * test_domain_tags gives the tag of every id as the limbs [id * 2^40, 0, 0,
+ * 0]; the tables are the MerkleTree ones; the hash is the permutation of
+ * [tag, inputs] (neptune has no Custom hash vectors), plain = optimized. */
+static void test_custom(void **state)
+{
+    (void)state;
+    cuzk_error_t err = {0};
+    for (unsigned id = 1; id <= POSEIDON_CUSTOM_ID_MAX; id++) {
+        if (id > 4 && id < POSEIDON_CUSTOM_ID_MAX - 2 && id % 37 != 0)
+            continue;
+        poseidon_constants_t *own = NULL;
+        assert_int_equal(poseidon_constants_new_custom(&own, 8, id, &err), CUZK_OK);
+        uint8_t le[32] = {0}, want[32] = {0};
+        uint64_t limb0 = UINT64_C(0x0000010000000000) * id;
+        for (int i = 0; i < 8; i++)
+            want[i] = (uint8_t)(limb0 >> (8 * i));
+        fr_to_le(le, &own->domain_tag);
+        assert_memory_equal(le, want, 32);
+        assert_int_equal(own->custom_id, id);
+        poseidon_constants_free(own);
+    }
+    poseidon_constants_t *bad = NULL;
+    assert_int_equal(poseidon_constants_new_custom(&bad, 2, 0, &err), CUZK_ERR_ARG);
+    assert_int_equal(poseidon_constants_new_custom(&bad, 2, 257, &err), CUZK_ERR_ARG);
+    assert_int_equal(poseidon_constants_new_custom(&bad, 0, 1, &err), CUZK_ERR_ARG);
+    assert_null(bad);
+    const poseidon_constants_t *g = NULL;
+    assert_int_equal(poseidon_constants_get_custom(&g, 2, 0, &err), CUZK_ERR_ARG);
+    assert_int_equal(poseidon_constants_get_custom(NULL, 2, 1, &err), CUZK_ERR_ARG);
+
+    static const unsigned arities[] = {2, 4, 8, 11};
+    for (size_t k = 0; k < sizeof arities / sizeof arities[0]; k++) {
+        unsigned a = arities[k];
+        const poseidon_constants_t *c = NULL, *c2 = NULL, *m = constants(a);
+        assert_int_equal(poseidon_constants_get_custom(&c, a, 1, &err), CUZK_OK);
+        assert_int_equal(poseidon_constants_get_custom(&c2, a, 1, &err), CUZK_OK);
+        assert_ptr_equal(c, c2);
+        assert_ptr_not_equal(c, m);
+        assert_int_equal(m->custom_id, 0);
+        assert_int_equal(c->custom_id, 1);
+        fr_t tag;
+        fr_from_u64(&tag, UINT64_C(1) << 40);
+        assert_true(fr_equal(&c->domain_tag, &tag));
+        size_t t = c->width, rp = c->partial_rounds, rf = c->full_rounds;
+        assert_int_equal(rp, m->partial_rounds);
+        assert_memory_equal(c->round_constants, m->round_constants, (rf + rp) * t * sizeof(fr_t));
+        assert_memory_equal(c->compressed_round_constants, m->compressed_round_constants,
+                            (rf * t + rp) * sizeof(fr_t));
+        assert_memory_equal(c->sparse_w_hat, m->sparse_w_hat, rp * t * sizeof(fr_t));
+        for (int it = 0; it < tu_iters(8); it++) {
+            fr_t in[POSEIDON_MAX_ARITY], h1, h2, hm, st[POSEIDON_MAX_WIDTH];
+            for (unsigned i = 0; i < a; i++)
+                tu_rand_fr(&in[i]);
+            assert_int_equal(poseidon_hash(&h1, c, in, a, POSEIDON_PLAIN, NULL), CUZK_OK);
+            assert_int_equal(poseidon_hash(&h2, c, in, a, POSEIDON_OPTIMIZED, NULL), CUZK_OK);
+            assert_int_equal(poseidon_hash(&hm, m, in, a, POSEIDON_OPTIMIZED, NULL), CUZK_OK);
+            assert_true(fr_equal(&h1, &h2));
+            assert_false(fr_equal(&h1, &hm));
+            st[0] = tag;
+            memcpy(&st[1], in, a * sizeof in[0]);
+            poseidon_permute(st, m, POSEIDON_PLAIN);
+            assert_true(fr_equal(&st[1], &h1));
+        }
+    }
+}
+
 static void *race_get(void *arg)
 {
     const poseidon_constants_t **out = arg;
@@ -427,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_cache_and_errors),
         cmocka_unit_test(test_new_matches_cache),
         cmocka_unit_test(test_plain_vs_optimized),
+        cmocka_unit_test(test_custom),
     };
     return cmocka_run_group_tests_name("poseidon", tests, NULL, NULL);
 }

@@ -53,9 +53,10 @@ void cs_poseidon_hash(cs_num_t *out, cs_t *cs, const cs_num_t *inputs, size_t n,
 /* The two ways to the same R1CS (src/circuits/cs_poseidon.c says why they
  * agree). */
 typedef enum cs_poseidon_path {
-    /* Replays the mixes' merged combinations, made once per arity from the
-     * reference path, for the shared constants of poseidon_constants_get;
-     * other constants objects take the reference path. */
+    /* Replays the mixes' merged combinations, made once per constants
+     * object from the reference path, for the shared constants of
+     * poseidon_constants_get and poseidon_constants_get_custom; other
+     * constants objects take the reference path. */
     CS_POSEIDON_FAST = 0,
     /* Builds every combination as neptune does (Num scale and add). */
     CS_POSEIDON_REFERENCE = 1

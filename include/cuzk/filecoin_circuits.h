@@ -20,13 +20,16 @@ extern "C" {
 #endif
 
 typedef enum fil_circuit_kind {
-    FIL_CIRCUIT_POREP = 0,        /* StackedDrg, one partition */
-    FIL_CIRCUIT_WINNING_POST = 1, /* 66 sectors x 1 challenge */
-    FIL_CIRCUIT_WINDOW_POST = 2,  /* the size's sector count x 10 challenges */
-    FIL_CIRCUIT_COUNT = 3
+    FIL_CIRCUIT_POREP = 0,               /* StackedDrg, one partition */
+    FIL_CIRCUIT_WINNING_POST = 1,        /* 66 sectors x 1 challenge */
+    FIL_CIRCUIT_WINDOW_POST = 2,         /* the size's sector count x 10 challenges */
+    FIL_CIRCUIT_SNAP_DEALS = 3,          /* EmptySectorUpdate, one partition (SHA-256 TreeD) */
+    FIL_CIRCUIT_SNAP_DEALS_POSEIDON = 4, /* its Poseidon variant */
+    FIL_CIRCUIT_COUNT = 5
 } fil_circuit_kind;
 
-/* "porep", "winning-post", "window-post"; "invalid" otherwise. */
+/* "porep", "winning-post", "window-post", "snap-deals",
+ * "snap-deals-poseidon"; "invalid" otherwise. */
 const char *fil_circuit_kind_str(int kind);
 /* The names above; CUZK_ERR_ARG listing them otherwise. */
 cuzk_status fil_circuit_kind_parse(fil_circuit_kind *out, const char *s, cuzk_error_t *err);
@@ -44,7 +47,8 @@ cuzk_status fil_window_post_sectors(unsigned *out, uint64_t sector_size, cuzk_er
  * at sector_size under api into cs. The PoRep takes the interactive proof
  * of that size and version (fil_seal_from_size); PoSt ignores api (its
  * versions differ in challenges only, not in the R1CS). Errors are the
- * cs's and *err's. */
+ * cs's and *err's. SnapDeals derives its shape from the sector size
+ * (filecoin_update.h) and ignores api. */
 cuzk_status fil_circuit_synth_blank(cs_t *cs, fil_circuit_kind kind, uint64_t sector_size,
                                     fil_api_version api, cuzk_error_t *err);
 

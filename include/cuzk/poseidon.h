@@ -1,6 +1,7 @@
 /* Poseidon over BLS12-381 Fr exactly as neptune 11 (argumentcomputer/neptune,
  * 11.1.0) computes it for Filecoin: PoseidonConstants::new(), i.e.
- * Strength::Standard and HashType::MerkleTree. Every constant is generated
+ * Strength::Standard and HashType::MerkleTree (and HashType::Custom, for
+ * SnapDeals: poseidon_constants_get_custom). Every constant is generated
  * here (Grain LFSR, Cauchy MDS, neptune's preprocessing), nothing is pasted;
  * tests/test_poseidon.c checks the tables against neptune's arity-11 dump and
  * the hash against neptune's hash_values vectors.
@@ -73,7 +74,8 @@ typedef struct poseidon_constants {
     unsigned full_rounds;      /* R_F */
     unsigned half_full_rounds; /* R_F / 2 */
     unsigned partial_rounds;   /* R_P */
-    fr_t domain_tag;           /* 2^arity - 1 (HashType::MerkleTree) */
+    fr_t domain_tag;           /* 2^arity - 1 (HashType::MerkleTree), or custom_id * 2^40 */
+    unsigned custom_id;        /* 0: HashType::MerkleTree; 1..256: HashType::Custom */
     /* The plain form (neptune round_constants.rs, mds.rs): */
     const fr_t *round_constants; /* (R_F + R_P) * t, round r at [r*t] */
     const fr_t *mds;             /* t*t Cauchy matrix 1/(i + t + j) */
@@ -103,6 +105,23 @@ cuzk_status poseidon_constants_get(const poseidon_constants_t **out, unsigned ar
  * poseidon_constants_free (which accepts NULL). */
 cuzk_status poseidon_constants_new(poseidon_constants_t **out, unsigned arity, cuzk_error_t *err);
 void poseidon_constants_free(poseidon_constants_t *c);
+
+/* HashType::Custom(CType::Arbitrary(id)) (NEP:src/hash_type.rs): the same
+ * tables as the MerkleTree constants of the arity (new_with_strength_and_type
+ * makes them from arity and strength alone), only the domain tag differs:
+ * id * 2^40, 1 <= id <= 256. The hash and the circuit are otherwise the same
+ * (neptune's legacy poseidon_hash puts the tag first, as for MerkleTree;
+ * Custom takes no padding). rust-fil-proofs' SnapDeals hashes with id 1,
+ * arity 2 (storage-proofs-update constants.rs
+ * POSEIDON_CONSTANTS_GEN_RANDOMNESS). get_custom: shared and kept until exit,
+ * thread-safe, as poseidon_constants_get; new_custom: uncached, freed with
+ * poseidon_constants_free. Returns CUZK_OK; CUZK_ERR_ARG for an arity or id
+ * out of range; CUZK_ERR_NOMEM. */
+#define POSEIDON_CUSTOM_ID_MAX 256u
+cuzk_status poseidon_constants_get_custom(const poseidon_constants_t **out, unsigned arity,
+                                          unsigned custom_id, cuzk_error_t *err);
+cuzk_status poseidon_constants_new_custom(poseidon_constants_t **out, unsigned arity,
+                                          unsigned custom_id, cuzk_error_t *err);
 
 /* x^5 with optional round keys: out = (x + pre)^5 + post; pre and post may
  * be NULL (no key). neptune lib.rs quintic_s_box. */

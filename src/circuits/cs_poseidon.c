@@ -21,7 +21,8 @@
  * outputs replace them before the first mix), only ONE and the gadget's
  * own aux variables, whose numbers are the gadget's first aux plus a fixed
  * offset. So the reference path runs once per shared constants object
- * (poseidon_constants_get) in a private count-mode cs and keeps each
+ * (poseidon_constants_get, poseidon_constants_get_custom: the tag's
+ * constant enters the combinations) in a private count-mode cs and keeps each
  * ensure_allocated row's merged combination as (offset, coefficient)
  * terms; the fast path replays those rows and computes the values
  * natively. Same allocations, same constraints, same maps: the test
@@ -368,11 +369,60 @@ static tmpl_t *tmpl_make(const poseidon_constants_t *c)
     return tp;
 }
 
+/* The templates of shared custom constants (poseidon_constants_get_custom),
+ * keyed by the constants object: a list published as g_tmpl's slots are
+ * (nodes complete before the release store that links them, never freed). */
+typedef struct tmpl_node {
+    const poseidon_constants_t *key;
+    const tmpl_t *tp;
+    struct tmpl_node *next;
+} tmpl_node_t;
+static _Atomic(tmpl_node_t *) g_tmpl_custom;
+
+static const tmpl_t *tmpl_custom_find(const tmpl_node_t *n, const poseidon_constants_t *c)
+{
+    for (; n; n = n->next)
+        if (n->key == c)
+            return n->tp;
+    return NULL;
+}
+
+static const tmpl_t *tmpl_get_custom(const poseidon_constants_t *c)
+{
+    const tmpl_t *tp =
+        tmpl_custom_find(atomic_load_explicit(&g_tmpl_custom, memory_order_acquire), c);
+    if (tp)
+        return tp;
+    pthread_mutex_lock(&g_tmpl_mu);
+    tmpl_node_t *head = atomic_load_explicit(&g_tmpl_custom, memory_order_relaxed);
+    tp = tmpl_custom_find(head, c);
+    if (!tp) {
+        tmpl_t *made = tmpl_make(c);
+        tmpl_node_t *node = made ? malloc(sizeof *node) : NULL;
+        if (node) {
+            node->key = c;
+            node->tp = made;
+            node->next = head;
+            atomic_store_explicit(&g_tmpl_custom, node, memory_order_release);
+            tp = made;
+        } else {
+            tmpl_free(made);
+        }
+    }
+    pthread_mutex_unlock(&g_tmpl_mu);
+    return tp;
+}
+
 static const tmpl_t *tmpl_get(const poseidon_constants_t *c)
 {
     const poseidon_constants_t *shared = NULL;
-    if (poseidon_constants_get(&shared, c->arity, NULL) != CUZK_OK || shared != c)
+    cuzk_status st = c->custom_id
+                         ? poseidon_constants_get_custom(&shared, c->arity, c->custom_id, NULL)
+                         : poseidon_constants_get(&shared, c->arity, NULL);
+    if (st != CUZK_OK || shared != c)
         return NULL; /* a caller's own constants: no cache */
+    if (c->custom_id)
+        return tmpl_get_custom(c);
     const tmpl_t *tp = atomic_load_explicit(&g_tmpl[c->arity], memory_order_acquire);
     if (tp)
         return tp;

@@ -12,10 +12,11 @@
  * Matrix inverses are unique, so Gauss-Jordan here gives neptune's values
  * although neptune inverts by its own elimination (matrix.rs invert).
  *
- * DESIGN: the cache is one slot per arity, published with a release store
- * after the table is complete; readers take an acquire load and never lock.
- * Builders serialise on one mutex (builds are rare: once per arity per
- * process). Published tables are never freed or written again. */
+ * DESIGN: the cache is one slot per arity (and a list for the custom
+ * domain tags), published with a release store after the table is
+ * complete; readers take an acquire load and never lock. Builders
+ * serialise on one mutex (builds are rare: once per arity per process).
+ * Published tables are never freed or written again. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -416,6 +417,31 @@ void poseidon_constants_free(poseidon_constants_t *c)
     free(c);
 }
 
+static cuzk_status custom_id_check(unsigned custom_id, cuzk_error_t *err)
+{
+    if (custom_id < 1 || custom_id > POSEIDON_CUSTOM_ID_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "poseidon: custom id %u outside [1, %u]",
+                              custom_id, POSEIDON_CUSTOM_ID_MAX);
+    return CUZK_OK;
+}
+
+cuzk_status poseidon_constants_new_custom(poseidon_constants_t **out, unsigned arity,
+                                          unsigned custom_id, cuzk_error_t *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "poseidon_constants_new_custom: NULL output");
+    *out = NULL;
+    cuzk_status st = custom_id_check(custom_id, err);
+    if (st == CUZK_OK)
+        st = poseidon_constants_new(out, arity, err);
+    if (st != CUZK_OK)
+        return st;
+    /* CType::domain_tag: x_pow2(id, 40) = id * 2^40 (< 2^49). */
+    fr_from_u64(&(*out)->domain_tag, (uint64_t)custom_id << 40);
+    (*out)->custom_id = custom_id;
+    return CUZK_OK;
+}
+
 static _Atomic(const poseidon_constants_t *) g_cache[POSEIDON_MAX_ARITY + 1];
 static pthread_mutex_t g_cache_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -442,6 +468,59 @@ cuzk_status poseidon_constants_get(const poseidon_constants_t **out, unsigned ar
         if (st == CUZK_OK) {
             c = made;
             atomic_store_explicit(&g_cache[arity], c, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&g_cache_mu);
+    *out = c;
+    return st;
+}
+
+/* The custom constants: a list, newest first, published like the slots
+ * above (a node is complete before the release store of the head that
+ * links it; nodes are never freed or changed). */
+typedef struct custom_node {
+    const poseidon_constants_t *c;
+    struct custom_node *next;
+} custom_node_t;
+static _Atomic(custom_node_t *) g_custom;
+
+static const poseidon_constants_t *custom_find(custom_node_t *n, unsigned arity, unsigned custom_id)
+{
+    for (; n; n = n->next)
+        if (n->c->arity == arity && n->c->custom_id == custom_id)
+            return n->c;
+    return NULL;
+}
+
+cuzk_status poseidon_constants_get_custom(const poseidon_constants_t **out, unsigned arity,
+                                          unsigned custom_id, cuzk_error_t *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "poseidon_constants_get_custom: NULL output");
+    *out = NULL;
+    const poseidon_constants_t *c =
+        custom_find(atomic_load_explicit(&g_custom, memory_order_acquire), arity, custom_id);
+    if (c) {
+        *out = c;
+        return CUZK_OK;
+    }
+    pthread_mutex_lock(&g_cache_mu);
+    custom_node_t *head = atomic_load_explicit(&g_custom, memory_order_relaxed);
+    c = custom_find(head, arity, custom_id);
+    cuzk_status st = CUZK_OK;
+    if (!c) {
+        poseidon_constants_t *made = NULL;
+        custom_node_t *node = NULL;
+        st = poseidon_constants_new_custom(&made, arity, custom_id, err);
+        if (st == CUZK_OK && !(node = malloc(sizeof *node))) {
+            poseidon_constants_free(made);
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "poseidon: out of memory");
+        }
+        if (st == CUZK_OK) {
+            node->c = made;
+            node->next = head;
+            atomic_store_explicit(&g_custom, node, memory_order_release);
+            c = made;
         }
     }
     pthread_mutex_unlock(&g_cache_mu);

@@ -6,12 +6,14 @@
 
 #include "cuzk/filecoin_porep.h"
 #include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_update.h"
 
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
 #define GIB ((uint64_t)1 << 30)
 
-static const char *const KIND_NAMES[FIL_CIRCUIT_COUNT] = {"porep", "winning-post", "window-post"};
+static const char *const KIND_NAMES[FIL_CIRCUIT_COUNT] = {"porep", "winning-post", "window-post",
+                                                          "snap-deals", "snap-deals-poseidon"};
 
 const char *fil_circuit_kind_str(int kind)
 {
@@ -26,7 +28,9 @@ cuzk_status fil_circuit_kind_parse(fil_circuit_kind *out, const char *s, cuzk_er
             return CUZK_OK;
         }
     return cuzk_error_set(err, CUZK_ERR_ARG,
-                          "unknown circuit '%s' (porep, winning-post or window-post)", s ? s : "");
+                          "unknown circuit '%s' (porep, winning-post, window-post, snap-deals "
+                          "or snap-deals-poseidon)",
+                          s ? s : "");
 }
 
 /* constants.rs SectorShape* */
@@ -130,6 +134,24 @@ static cuzk_status synth_post(cs_t *cs, fil_circuit_kind kind, uint64_t sector_s
     return st;
 }
 
+static cuzk_status synth_update(cs_t *cs, fil_circuit_kind kind, uint64_t sector_size,
+                                cuzk_error_t *err)
+{
+    if (size_row(sector_size) < 0)
+        return bad_size(sector_size, err);
+    fil_update_shape_t shape;
+    fil_update_kind uk = kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
+    cuzk_status st = fil_update_shape_init(&shape, uk, sector_size / FIL_NODE_SIZE, err);
+    if (st != CUZK_OK)
+        return st;
+    fil_update_witness_t w;
+    if ((st = fil_update_witness_blank(&w, &shape, err)) != CUZK_OK)
+        return st;
+    fil_cs_update(cs, &shape, &w);
+    fil_update_witness_free(&w);
+    return CUZK_OK;
+}
+
 cuzk_status fil_circuit_synth_blank(cs_t *cs, fil_circuit_kind kind, uint64_t sector_size,
                                     fil_api_version api, cuzk_error_t *err)
 {
@@ -142,6 +164,8 @@ cuzk_status fil_circuit_synth_blank(cs_t *cs, fil_circuit_kind kind, uint64_t se
     case FIL_CIRCUIT_POREP: st = synth_porep(cs, sector_size, api, err); break;
     case FIL_CIRCUIT_WINNING_POST:
     case FIL_CIRCUIT_WINDOW_POST: st = synth_post(cs, kind, sector_size, err); break;
+    case FIL_CIRCUIT_SNAP_DEALS:
+    case FIL_CIRCUIT_SNAP_DEALS_POSEIDON: st = synth_update(cs, kind, sector_size, err); break;
     default: return cuzk_error_set(err, CUZK_ERR_ARG, "unknown circuit kind %d", (int)kind);
     }
     if (st != CUZK_OK)

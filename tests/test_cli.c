@@ -414,6 +414,12 @@ static void test_filecoin_info_and_circuit(void **state)
                 sizeof out),
         0);
     assert_non_null(strstr(out, "\"constraints\":1705039,"));
+    /* NI-PoRep (API 1.2): more partitions of the same partition circuit */
+    assert_int_equal(run_cli("filecoin info --circuit porep --sector-size 2KiB --api 1.2 --json "
+                             "--no-hash",
+                             out, sizeof out),
+                     0);
+    assert_non_null(strstr(out, "\"constraints\":2687921,"));
     char path[] = "/tmp/cuzk_test_fc_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);

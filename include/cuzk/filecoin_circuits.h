@@ -45,7 +45,9 @@ cuzk_status fil_window_post_sectors(unsigned *out, uint64_t sector_size, cuzk_er
 
 /* Synthesizes the blank circuit (no values: CS_COUNT or CS_RECORD) of kind
  * at sector_size under api into cs. The PoRep takes the interactive proof
- * of that size and version (fil_seal_from_size); PoSt ignores api (its
+ * of that size and version (fil_seal_from_size), or under 1.2 the
+ * non-interactive one (more partitions of the same circuit: 2 / 18
+ * challenges each, as interactive); PoSt ignores api (its
  * versions differ in challenges only, not in the R1CS). Errors are the
  * cs's and *err's. SnapDeals derives its shape from the sector size
  * (filecoin_update.h) and ignores api. */

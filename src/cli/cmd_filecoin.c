@@ -53,7 +53,7 @@ static int usage(void)
             "       cuzk filecoin parent-cache --sector-size S --porep-id N [--api V] --out FILE\n"
             "  C: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
             "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
-            "  V: 1.0, 1.1 (default: 1.1; for parents, the porep id's)\n"
+            "  V: 1.0, 1.1, 1.2 (default: 1.1; for parents, the porep id's)\n"
             "  N: a registered seal proof id, 0..19 (3: StackedDrg32GiBV1, 8: ...V1_1)\n");
     return CLI_USAGE;
 }

@@ -81,10 +81,19 @@ cuzk_status fil_window_post_sectors(unsigned *out, uint64_t sector_size, cuzk_er
 static cuzk_status synth_porep(cs_t *cs, uint64_t sector_size, fil_api_version api,
                                cuzk_error_t *err)
 {
-    fil_seal_proof p;
-    cuzk_status st = fil_seal_from_size(&p, sector_size, api, err);
-    if (st != CUZK_OK)
+    fil_seal_proof p = FIL_SEAL_COUNT;
+    cuzk_status st = CUZK_OK;
+    if (api == FIL_API_1_2) { /* NI-PoRep: more partitions, the same partition */
+        for (int i = 0; i < FIL_SEAL_COUNT; i++) {
+            const fil_seal_info_t *r = fil_seal_info((fil_seal_proof)i);
+            if (r && r->sector_size == sector_size && r->kind == FIL_POREP_NON_INTERACTIVE)
+                p = (fil_seal_proof)i;
+        }
+        if (p == FIL_SEAL_COUNT)
+            return bad_size(sector_size, err);
+    } else if ((st = fil_seal_from_size(&p, sector_size, api, err)) != CUZK_OK) {
         return st;
+    }
     const fil_seal_info_t *info = fil_seal_info(p);
     fil_porep_shape_t shape = {
         info->nodes, {FIL_HASHER_POSEIDON, 8, 0, 0}, info->layers, info->challenges_per_partition};

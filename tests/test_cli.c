@@ -472,6 +472,21 @@ static void test_filecoin_parents(void **state)
         strstr(out, "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"));
     assert_non_null(strstr(
         out, "v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899"));
+    /* without --out: where filecoin-proofs keeps it, made once */
+    char dir[] = "/tmp/cuzk_test_pcdir_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("FIL_PROOFS_PARENT_CACHE", dir, 1);
+    assert_int_equal(
+        run_cli("filecoin parent-cache --sector-size 2KiB --porep-id 0", out, sizeof out), 0);
+    assert_non_null(strstr(out, ": made"));
+    assert_int_equal(
+        run_cli("filecoin parent-cache --sector-size 2KiB --porep-id 0", out, sizeof out), 0);
+    assert_non_null(strstr(out, ": present"));
+    unsetenv("FIL_PROOFS_PARENT_CACHE");
+    snprintf(args, sizeof args, "%s/%s.cache", dir,
+             "v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899");
+    assert_int_equal(unlink(args), 0);
+    assert_int_equal(rmdir(dir), 0);
     assert_int_equal(run_cli("filecoin parents --sector-size 2KiB --porep-id 3 5", out, sizeof out),
                      2);
     assert_int_equal(

@@ -90,6 +90,22 @@ cuzk_status fil_parent_cache_digest(uint8_t out[32], const fil_graph_t *g, int t
 cuzk_status fil_parent_cache_name(char out[FIL_PARENT_CACHE_NAME_MAX], const fil_graph_t *g,
                                   cuzk_error_t *err);
 
+/* Where filecoin-proofs keeps parent caches: $FIL_PROOFS_PARENT_CACHE,
+ * else /var/tmp/filecoin-parents; the file is <name>.cache (name as
+ * fil_parent_cache_name). CUZK_ERR_ARG when the path does not fit cap. */
+cuzk_status fil_parent_cache_path(char *out, size_t cap, const fil_graph_t *g, cuzk_error_t *err);
+
+/* The parent cache file of g at fil_parent_cache_path, made when missing:
+ * an existing file of the right size is taken as it is (filecoin-proofs'
+ * own, or ours); otherwise the cache is streamed into a temporary file in
+ * the same folder (created when missing), fsynced and renamed into place,
+ * so that a reader never sees half a cache and two writers never corrupt
+ * one. *made says which (may be NULL). Returns CUZK_OK, CUZK_ERR_IO (the
+ * path and errno text), CUZK_ERR_FORMAT (a file there of another size),
+ * CUZK_ERR_ARG, CUZK_ERR_NOMEM. */
+cuzk_status fil_parent_cache_ensure(char *path, size_t cap, int *made, const fil_graph_t *g,
+                                    int threads, cuzk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,9 +11,10 @@
  *       input rows): the form the prover and the engine load;
  *   parents --sector-size S --porep-id N [--api V] NODE...
  *       per node one line: the 6 DRG then the 8 expander parents;
- *   parent-cache --sector-size S --porep-id N [--api V] --out FILE
+ *   parent-cache --sector-size S --porep-id N [--api V] [--out FILE]
  *       filecoin-proofs' parent cache (per node 14 u32 LE), streamed, with
- *       its SHA-256 and the name filecoin-proofs gives it. */
+ *       its SHA-256 and the name filecoin-proofs gives it; without --out,
+ *       made where filecoin-proofs looks for it when it is missing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,15 +47,18 @@ typedef struct fc_args {
 
 static int usage(void)
 {
-    fprintf(stderr,
-            "usage: cuzk filecoin info --circuit C --sector-size S [--api V] [--json] [--no-hash]\n"
-            "       cuzk filecoin circuit --circuit C --sector-size S [--api V] --out FILE.ccs\n"
-            "       cuzk filecoin parents --sector-size S --porep-id N [--api V] NODE...\n"
-            "       cuzk filecoin parent-cache --sector-size S --porep-id N [--api V] --out FILE\n"
-            "  C: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
-            "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
-            "  V: 1.0, 1.1, 1.2 (default: 1.1; for parents, the porep id's)\n"
-            "  N: a registered seal proof id, 0..19 (3: StackedDrg32GiBV1, 8: ...V1_1)\n");
+    fprintf(
+        stderr,
+        "usage: cuzk filecoin info --circuit C --sector-size S [--api V] [--json] [--no-hash]\n"
+        "       cuzk filecoin circuit --circuit C --sector-size S [--api V] --out FILE.ccs\n"
+        "       cuzk filecoin parents --sector-size S --porep-id N [--api V] NODE...\n"
+        "       cuzk filecoin parent-cache --sector-size S --porep-id N [--api V] [--out FILE]\n"
+        "         (without --out: where filecoin-proofs keeps it, $FIL_PROOFS_PARENT_CACHE or\n"
+        "          /var/tmp/filecoin-parents, made when missing)\n"
+        "  C: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
+        "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
+        "  V: 1.0, 1.1, 1.2 (default: 1.1; for parents, the porep id's)\n"
+        "  N: a registered seal proof id, 0..19 (3: StackedDrg32GiBV1, 8: ...V1_1)\n");
     return CLI_USAGE;
 }
 
@@ -129,10 +133,6 @@ static int parse(fc_args_t *a, int argc, char **argv)
         }
         if (!strcmp(a->sub, "parents") && !a->n_nodes) {
             fprintf(stderr, "cuzk filecoin parents: no NODE given\n");
-            return CLI_USAGE;
-        }
-        if (!strcmp(a->sub, "parent-cache") && !a->out) {
-            fprintf(stderr, "cuzk filecoin parent-cache: --out FILE is required\n");
             return CLI_USAGE;
         }
         return CLI_OK;
@@ -332,6 +332,18 @@ static int parent_cache(const fc_args_t *a)
     char name[FIL_PARENT_CACHE_NAME_MAX];
     if (graph_of(&g, a, &err) != CUZK_OK || fil_parent_cache_name(name, &g, &err) != CUZK_OK)
         return cli_fail(CMD, "--porep-id", &err);
+    if (!a->out) {
+        char path[4096];
+        int made = 0;
+        double t = now_s();
+        if (fil_parent_cache_ensure(path, sizeof path, &made, &g, 0, &err) != CUZK_OK)
+            return cli_fail(CMD, "parent cache", &err);
+        printf("%s: %s (%llu nodes x 14 parents)%s\n", path, made ? "made" : "present",
+               (unsigned long long)g.nodes, made ? "" : ", kept as it is");
+        if (made)
+            printf("  in %.2f s\n", now_s() - t);
+        return CLI_OK;
+    }
     cache_out_t c = {fopen(a->out, "wb"), EVP_MD_CTX_new()};
     if (!c.f || !c.md || !EVP_DigestInit_ex(c.md, EVP_sha256(), NULL)) {
         if (c.f)

@@ -14,6 +14,7 @@
 
 #include "cuzk/cs.h"
 #include "cuzk/filecoin_post.h"
+#include "cuzk/poseidon.h"
 #include "test_util.h"
 
 static cs_counts_t count(const fil_post_shape_t *shape, unsigned sectors)
@@ -85,6 +86,80 @@ static void test_production(void **state)
     assert_int_equal(k.constraints, 129887900);
 }
 
+/* Real sectors: random replicas in trees of each test shape, comm_r =
+ * Poseidon-2(comm_c, comm_r_last), 5 challenged leaves each: every
+ * constraint holds, the inputs are comm_r and the leaf numbers, and a
+ * wrong leaf is caught at its PoR's equality. */
+static void test_real_witness(void **state)
+{
+    (void)state;
+    static const unsigned shapes[][3] = {{8, 0, 0}, {8, 4, 0}, {8, 4, 2}};
+    const poseidon_constants_t *c2 = NULL;
+    assert_int_equal(poseidon_constants_get(&c2, 2, NULL), CUZK_OK);
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        uint64_t trees = (shapes[si][1] ? shapes[si][1] : 1) * (shapes[si][2] ? shapes[si][2] : 1);
+        fil_post_shape_t shape = {
+            64 * trees, {FIL_HASHER_POSEIDON, shapes[si][0], shapes[si][1], shapes[si][2]}, 5};
+        enum { SECTORS = 2 };
+        fil_post_sector_t *s = calloc(SECTORS, sizeof *s);
+        assert_non_null(s);
+        uint64_t idx[SECTORS][5];
+        for (int k = 0; k < SECTORS; k++) {
+            fr_t *leaves = malloc(shape.nodes * sizeof *leaves);
+            assert_non_null(leaves);
+            for (uint64_t i = 0; i < shape.nodes; i++)
+                tu_rand_fr(&leaves[i]);
+            fil_merkle_tree_t *t = NULL;
+            assert_int_equal(fil_merkle_tree_build(&t, &shape.tree, leaves, shape.nodes, NULL),
+                             CUZK_OK);
+            fil_merkle_tree_root(&s[k].comm_r_last, t);
+            tu_rand_fr(&s[k].comm_c);
+            fr_t in[2] = {s[k].comm_c, s[k].comm_r_last};
+            assert_int_equal(poseidon_hash(&s[k].comm_r, c2, in, 2, POSEIDON_OPTIMIZED, NULL),
+                             CUZK_OK);
+            for (int j = 0; j < 5; j++) {
+                idx[k][j] = j == 0 ? 0 : j == 1 ? shape.nodes - 1 : tu_rand64() % shape.nodes;
+                s[k].leafs[j] = leaves[idx[k][j]];
+                assert_int_equal(fil_merkle_tree_path(&s[k].paths[j], t, idx[k][j], NULL), CUZK_OK);
+            }
+            fil_merkle_tree_free(t);
+            free(leaves);
+        }
+        cs_t *cs = NULL;
+        assert_int_equal(cs_new(&cs, CS_CHECK, NULL), CUZK_OK);
+        for (int k = 0; k < SECTORS; k++)
+            fil_cs_post_sector(cs, &shape, &s[k]);
+        cuzk_error_t err;
+        if (cs_status(cs, &err) != CUZK_OK)
+            fail_msg("post: %s", err.msg);
+        uint64_t bad;
+        assert_int_equal(cs_unsatisfied(&bad, NULL, 0, cs), 0);
+        size_t n_in;
+        const fr_t *in = cs_input_values(cs, &n_in);
+        assert_int_equal(n_in, 1 + SECTORS * 6);
+        for (int k = 0; k < SECTORS; k++) {
+            assert_true(fr_equal(&in[1 + 6 * k], &s[k].comm_r));
+            for (int j = 0; j < 5; j++) {
+                fr_t want;
+                fr_from_u64(&want, idx[k][j]);
+                assert_true(fr_equal(&in[2 + 6 * k + j], &want));
+            }
+        }
+        cs_free(cs);
+        /* a wrong leaf in the second sector's third challenge */
+        fr_add(&s[1].leafs[2], &s[1].leafs[2], &FR_ONE);
+        assert_int_equal(cs_new(&cs, CS_CHECK, NULL), CUZK_OK);
+        for (int k = 0; k < SECTORS; k++)
+            fil_cs_post_sector(cs, &shape, &s[k]);
+        char path[256];
+        uint64_t row;
+        assert_int_equal(cs_unsatisfied(&row, path, sizeof path, cs), 1);
+        assert_non_null(strstr(path, "challenge_inclusion 2"));
+        cs_free(cs);
+        free(s);
+    }
+}
+
 static void test_bad_shape(void **state)
 {
     (void)state;
@@ -103,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rust_test_circuits),
         cmocka_unit_test(test_production),
+        cmocka_unit_test(test_real_witness),
         cmocka_unit_test(test_bad_shape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

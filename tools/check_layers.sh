@@ -39,7 +39,7 @@ declare -A hdr=(
     [filecoin_proofs]=filecoin [filecoin_graph]=filecoin [filecoin_challenges]=filecoin
     [filecoin_sha]=filecoin [filecoin_por]=filecoin [filecoin_merkle]=filecoin
     [filecoin_porep]=filecoin [filecoin_post]=filecoin [filecoin_circuits]=filecoin
-    [filecoin_poseidon]=filecoin
+    [filecoin_poseidon]=filecoin [filecoin_vanilla]=filecoin
     [filecoin_update]=filecoin
     [poseidon]=circuits
     [cs]=circuits [cs_boolean]=circuits [cs_num]=circuits [cs_uint32]=circuits

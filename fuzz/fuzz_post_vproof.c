@@ -1,0 +1,20 @@
+/* libFuzzer harness: bincode FallbackPoStSectorProof (filecoin_vanilla.h). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cuzk/filecoin_vanilla.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static fil_post_vproof_t v; /* 200+ KB: not on the stack */
+    cuzk_error_t err;
+    if (fil_post_vproof_parse(&v, data, size, &err) == CUZK_OK) {
+        fr_t root;
+        for (unsigned i = 0; i < v.n_proofs; i++)
+            (void)fil_merkle_path_compute_root(&root, FIL_HASHER_POSEIDON, &v.paths[i], &err);
+    }
+    return 0;
+}

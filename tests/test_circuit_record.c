@@ -81,6 +81,53 @@ static void rand_fr(fr_t *out)
     assert_int_equal(fr_from_limbs(out, l), CUZK_OK);
 }
 
+/* The slow, obviously correct conversion: every recorded term through
+ * circuit_builder (which drops zeros and sorts), then the input rows. */
+static void reference_circuit(circuit_t *out, const cs_t *cs)
+{
+    cs_record_matrix_t mat[3];
+    const fr_t *dict;
+    uint32_t n_dict;
+    assert_int_equal(cs_record_matrices(mat, &dict, &n_dict, cs, NULL), CUZK_OK);
+    cs_counts_t k;
+    cs_counts(&k, cs);
+    circuit_builder_t *b =
+        circuit_builder_new((uint32_t)(k.constraints + k.inputs), (uint32_t)(k.inputs + k.aux),
+                            (uint32_t)(k.inputs - 1));
+    assert_non_null(b);
+    for (int m = 0; m < 3; m++)
+        for (uint64_t r = 0; r < k.constraints; r++)
+            for (uint64_t e = mat[m].row_ptr[r]; e < mat[m].row_ptr[r + 1]; e++)
+                assert_int_equal(
+                    circuit_builder_add(b, (circuit_matrix)m, (uint32_t)r,
+                                        (uint32_t)cs_record_column(mat[m].var[e], k.inputs),
+                                        &dict[mat[m].coef[e]], NULL),
+                    CUZK_OK);
+    for (uint64_t i = 0; i < k.inputs; i++)
+        assert_int_equal(circuit_builder_add(b, CIRCUIT_A, (uint32_t)(k.constraints + i),
+                                             (uint32_t)i, &FR_ONE, NULL),
+                         CUZK_OK);
+    assert_int_equal(circuit_builder_finish(out, b, NULL), CUZK_OK);
+}
+
+/* Same rows, columns and coefficient values (dictionaries may number them
+ * differently). */
+static void expect_same_circuit(const circuit_t *a, const circuit_t *b)
+{
+    assert_int_equal(a->n_rows, b->n_rows);
+    assert_int_equal(a->n_vars, b->n_vars);
+    assert_int_equal(a->n_public, b->n_public);
+    for (int m = 0; m < 3; m++) {
+        assert_int_equal(a->m[m].nnz, b->m[m].nnz);
+        assert_memory_equal(a->m[m].row_ptr, b->m[m].row_ptr,
+                            ((size_t)a->n_rows + 1) * sizeof *a->m[m].row_ptr);
+        for (uint64_t e = 0; e < a->m[m].nnz; e++) {
+            assert_int_equal(a->m[m].col[e], b->m[m].col[e]);
+            assert_true(fr_equal(&a->dict[a->m[m].coef[e]], &b->dict[b->m[m].coef[e]]));
+        }
+    }
+}
+
 static void test_shape_and_witness(void **state)
 {
     (void)state;
@@ -98,6 +145,10 @@ static void test_shape_and_witness(void **state)
     assert_int_equal(c.n_vars, k.inputs + k.aux);
     assert_int_equal(c.n_public, 2);
     assert_int_equal(ccs_validate(&c, &err), CUZK_OK);
+    circuit_t ref;
+    reference_circuit(&ref, rec);
+    expect_same_circuit(&c, &ref);
+    circuit_free(&ref);
     /* the last recorded row: A holds x alone (y merged to zero, dropped) */
     uint32_t last = (uint32_t)k.constraints - 1;
     assert_int_equal(c.m[CIRCUIT_A].row_ptr[last + 1] - c.m[CIRCUIT_A].row_ptr[last], 1);

@@ -32,6 +32,7 @@
 #include <cjson/cJSON.h>
 
 #include "cuzk/circuit.h"
+#include "cuzk/circuit_record.h"
 #include "cuzk/cs.h"
 #include "cuzk/cs_num.h"
 #include "cuzk/cs_poseidon.h"
@@ -539,29 +540,6 @@ static void test_fault(void **state)
     }
 }
 
-/* The circuit a record run writes, with circuit.h's numbering (ONE, the
- * inputs, then the aux variables), built into a circuit_t. */
-static void record_to_circuit(circuit_t *out, const cs_t *cs)
-{
-    cs_record_matrix_t mat[3];
-    const fr_t *dict;
-    uint32_t n_dict;
-    assert_int_equal(cs_record_matrices(mat, &dict, &n_dict, cs, NULL), CUZK_OK);
-    cs_counts_t k = counts(cs);
-    circuit_builder_t *b = circuit_builder_new(
-        (uint32_t)k.constraints, (uint32_t)(k.inputs + k.aux), (uint32_t)(k.inputs - 1));
-    assert_non_null(b);
-    for (int m = 0; m < 3; m++)
-        for (uint64_t r = 0; r < k.constraints; r++)
-            for (uint64_t e = mat[m].row_ptr[r]; e < mat[m].row_ptr[r + 1]; e++)
-                assert_int_equal(
-                    circuit_builder_add(b, (circuit_matrix)m, (uint32_t)r,
-                                        (uint32_t)cs_record_column(mat[m].var[e], k.inputs),
-                                        &dict[mat[m].coef[e]], NULL),
-                    CUZK_OK);
-    assert_int_equal(circuit_builder_finish(out, b, NULL), CUZK_OK);
-}
-
 /* Two chained hashes (a small Merkle path), the root made public. */
 static void record_body(cs_t *cs, const poseidon_constants_t *c, const fr_t *in)
 {
@@ -592,7 +570,7 @@ static void test_record_circuit(void **state)
         assert_ok(rec);
         assert_ok(wit);
         circuit_t circ;
-        record_to_circuit(&circ, rec);
+        assert_int_equal(circuit_from_record(&circ, rec, NULL), CUZK_OK);
         size_t n_in, n_aux;
         const fr_t *iv = cs_input_values(wit, &n_in), *av = cs_aux_values(wit, &n_aux);
         assert_int_equal(n_in, 2);

@@ -14,6 +14,65 @@ static void csr_free(circuit_csr_t *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The checks both conversions make; *k the record's counts. */
+static cuzk_status record_check(cs_counts_t *k, const circuit_t *out, const cs_t *cs,
+                                cuzk_error_t *err)
+{
+    if (!out || !cs)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: NULL argument");
+    cuzk_error_t why;
+    if (cs_status(cs, &why) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: the cs failed: %s", why.msg);
+    cs_counts(k, cs);
+    if (k->constraints + k->inputs > UINT32_MAX || k->inputs + k->aux > UINT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "circuit_from_record: %llu rows and %llu variables do not fit a "
+                              "circuit (2^32 - 1 each)",
+                              (unsigned long long)(k->constraints + k->inputs),
+                              (unsigned long long)(k->inputs + k->aux));
+    return CUZK_OK;
+}
+
+/* The dictionary src[0..n) without zero and with one (the input rows'),
+ * into dst (room for n + 1; dst may be src: entries only move down);
+ * map[i] is src[i]'s new index, UINT32_MAX for zero. Returns one's index. */
+static uint32_t dict_compact(fr_t *dst, uint32_t *n_out, uint32_t *map, const fr_t *src, uint32_t n)
+{
+    uint32_t m = 0, one = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        if (fr_is_zero(&src[i])) {
+            map[i] = UINT32_MAX;
+            continue;
+        }
+        map[i] = m;
+        if (one == UINT32_MAX && fr_is_one(&src[i]))
+            one = m;
+        dst[m++] = src[i];
+    }
+    if (one == UINT32_MAX) {
+        one = m;
+        dst[m++] = FR_ONE;
+    }
+    *n_out = m;
+    return one;
+}
+
+/* The prover's input rows after the recorded ones: A = input i (coefficient
+ * index one) when input_rows, else empty; the final row pointer. */
+static void input_rows_put(circuit_csr_t *out, uint64_t rows, uint64_t inputs, int input_rows,
+                           uint32_t one, uint64_t at)
+{
+    for (uint64_t i = 0; i < inputs; i++) {
+        out->row_ptr[rows + i] = at;
+        if (input_rows) {
+            out->col[at] = (uint32_t)i;
+            out->coef[at++] = one;
+        }
+    }
+    out->row_ptr[rows + inputs] = at;
+    out->nnz = at;
+}
+
 /* Matrix m of the record into out, zero terms dropped (map[i] ==
  * UINT32_MAX), dictionary indices renumbered by map, then the input rows
  * (A only: input i at coefficient index one). */
@@ -44,41 +103,23 @@ static cuzk_status csr_fill(circuit_csr_t *out, const cs_record_matrix_t *rm, co
             out->coef[at++] = c;
         }
     }
-    for (uint64_t i = 0; i < inputs; i++) {
-        out->row_ptr[rows + i] = at;
-        if (input_rows) {
-            out->col[at] = (uint32_t)i;
-            out->coef[at++] = one;
-        }
-    }
-    out->row_ptr[n_rows] = at;
-    out->nnz = at;
+    input_rows_put(out, rows, inputs, input_rows, one, at);
     return CUZK_OK;
 }
 
 cuzk_status circuit_from_record(circuit_t *out, const cs_t *cs, cuzk_error_t *err)
 {
-    if (!out || !cs)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: NULL argument");
-    memset(out, 0, sizeof *out);
-    cuzk_error_t why;
-    if (cs_status(cs, &why) != CUZK_OK)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: the cs failed: %s", why.msg);
+    if (out)
+        memset(out, 0, sizeof *out);
+    cs_counts_t k;
+    cuzk_status st = record_check(&k, out, cs, err);
+    if (st != CUZK_OK)
+        return st;
     cs_record_matrix_t rm[3];
     const fr_t *dict;
     uint32_t n_dict;
-    cuzk_status st = cs_record_matrices(rm, &dict, &n_dict, cs, err);
-    if (st != CUZK_OK)
+    if ((st = cs_record_matrices(rm, &dict, &n_dict, cs, err)) != CUZK_OK)
         return st;
-    cs_counts_t k;
-    cs_counts(&k, cs);
-    if (k.constraints + k.inputs > UINT32_MAX || k.inputs + k.aux > UINT32_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG,
-                              "circuit_from_record: %llu rows and %llu variables do not fit a "
-                              "circuit (2^32 - 1 each)",
-                              (unsigned long long)(k.constraints + k.inputs),
-                              (unsigned long long)(k.inputs + k.aux));
-    /* The dictionary without zero, and with one (the input rows'). */
     uint32_t *map = malloc(((size_t)n_dict + 1) * sizeof *map);
     out->dict = malloc(((size_t)n_dict + 1) * sizeof *out->dict);
     if (!map || !out->dict) {
@@ -86,21 +127,7 @@ cuzk_status circuit_from_record(circuit_t *out, const cs_t *cs, cuzk_error_t *er
         circuit_free(out);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory");
     }
-    uint32_t one = UINT32_MAX;
-    for (uint32_t i = 0; i < n_dict; i++) {
-        if (fr_is_zero(&dict[i])) {
-            map[i] = UINT32_MAX;
-            continue;
-        }
-        map[i] = out->n_dict;
-        if (one == UINT32_MAX && fr_is_one(&dict[i]))
-            one = out->n_dict;
-        out->dict[out->n_dict++] = dict[i];
-    }
-    if (one == UINT32_MAX) {
-        one = out->n_dict;
-        out->dict[out->n_dict++] = FR_ONE;
-    }
+    uint32_t one = dict_compact(out->dict, &out->n_dict, map, dict, n_dict);
     out->n_rows = (uint32_t)(k.constraints + k.inputs);
     out->n_vars = (uint32_t)(k.inputs + k.aux);
     out->n_public = (uint32_t)(k.inputs - 1);
@@ -146,43 +173,26 @@ static cuzk_status csr_take(circuit_csr_t *out, cs_record_owned_t *rm, const uin
         rm->coef = coef;
     if (!rp || !col || !coef)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory");
-    for (uint64_t i = 0; i < inputs; i++) {
-        rm->row_ptr[rows + i] = at;
-        if (input_rows) {
-            rm->var[at] = (uint32_t)i;
-            rm->coef[at++] = one;
-        }
-    }
-    rm->row_ptr[n_rows] = at;
     out->row_ptr = rm->row_ptr;
     out->col = rm->var;
     out->coef = rm->coef;
-    out->nnz = at;
     memset(rm, 0, sizeof *rm);
+    input_rows_put(out, rows, inputs, input_rows, one, at);
     return CUZK_OK;
 }
 
 cuzk_status circuit_from_record_take(circuit_t *out, cs_t *cs, cuzk_error_t *err)
 {
-    if (!out || !cs)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: NULL argument");
-    memset(out, 0, sizeof *out);
-    cuzk_error_t why;
-    if (cs_status(cs, &why) != CUZK_OK)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "circuit_from_record: the cs failed: %s", why.msg);
+    if (out)
+        memset(out, 0, sizeof *out);
     cs_counts_t k;
-    cs_counts(&k, cs);
-    if (k.constraints + k.inputs > UINT32_MAX || k.inputs + k.aux > UINT32_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG,
-                              "circuit_from_record: %llu rows and %llu variables do not fit a "
-                              "circuit (2^32 - 1 each)",
-                              (unsigned long long)(k.constraints + k.inputs),
-                              (unsigned long long)(k.inputs + k.aux));
+    cuzk_status st = record_check(&k, out, cs, err);
+    if (st != CUZK_OK)
+        return st;
     cs_record_owned_t rm[3];
     fr_t *dict;
     uint32_t n_dict;
-    cuzk_status st = cs_record_take(rm, &dict, &n_dict, cs, err);
-    if (st != CUZK_OK)
+    if ((st = cs_record_take(rm, &dict, &n_dict, cs, err)) != CUZK_OK)
         return st;
     uint32_t *map = malloc(((size_t)n_dict + 1) * sizeof *map);
     fr_t *d = realloc(dict, ((size_t)n_dict + 1) * sizeof *d); /* room for one */
@@ -191,22 +201,8 @@ cuzk_status circuit_from_record_take(circuit_t *out, cs_t *cs, cuzk_error_t *err
     if (!map || !d) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit_from_record: no memory");
     } else {
-        /* the dictionary without zero, compacted over itself, and with one */
-        uint32_t n = 0, one = UINT32_MAX;
-        for (uint32_t i = 0; i < n_dict; i++) {
-            if (fr_is_zero(&dict[i])) {
-                map[i] = UINT32_MAX;
-                continue;
-            }
-            map[i] = n;
-            if (one == UINT32_MAX && fr_is_one(&dict[i]))
-                one = n;
-            dict[n++] = dict[i];
-        }
-        if (one == UINT32_MAX) {
-            one = n;
-            dict[n++] = FR_ONE;
-        }
+        /* the dictionary compacted over itself */
+        uint32_t n = 0, one = dict_compact(dict, &n, map, dict, n_dict);
         out->dict = dict;
         out->n_dict = n;
         dict = NULL;

@@ -20,33 +20,11 @@
 #include "cuzk/cs_num.h"
 #include "cuzk/cs_uint32.h"
 #include "cuzk/cs_uint64.h"
+#include "cs_fixture.h"
 #include "test_util.h"
 
 static const cs_mode MODES[] = {CS_COUNT, CS_WITNESS, CS_CHECK, CS_RECORD};
 #define N_MODES (sizeof MODES / sizeof MODES[0])
-
-static cs_t *new_cs(cs_mode mode)
-{
-    cs_t *cs = NULL;
-    cuzk_error_t err;
-    assert_int_equal(cs_new(&cs, mode, &err), CUZK_OK);
-    return cs;
-}
-
-/* Fails the test with the cs's message unless it is clean. */
-static void assert_ok(const cs_t *cs)
-{
-    cuzk_error_t err;
-    if (cs_status(cs, &err) != CUZK_OK)
-        fail_msg("cs: %s", err.msg);
-}
-
-static cs_counts_t counts(const cs_t *cs)
-{
-    cs_counts_t c;
-    cs_counts(&c, cs);
-    return c;
-}
 
 static int rand_bit(void)
 {
@@ -58,7 +36,7 @@ static int rand_bit(void)
 static void test_lc_merge(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     cs_var_t x = cs_alloc(cs, NULL), y = cs_alloc(cs, NULL), in = cs_alloc_input(cs, NULL);
     cs_lc_t *lc = cs_lc_get(cs);
     fr_t two, three;
@@ -99,7 +77,7 @@ static void test_lc_merge(void **state)
                           : fr_is_zero(&lc->terms[i].coeff));
     }
     cs_lc_put(cs, lc);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -109,7 +87,7 @@ static void test_lc_merge(void **state)
 static void test_lc_normalize_random(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     for (int i = 0; i < 200000; i++)
         cs_alloc(cs, NULL);
     fr_t coeffs[4];
@@ -157,7 +135,7 @@ static void test_lc_normalize_random(void **state)
         cs_lc_put(cs, lc);
         free(ref);
     }
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -167,7 +145,7 @@ static void test_density(void **state)
 {
     (void)state;
     for (size_t m = 0; m < N_MODES; m++) {
-        cs_t *cs = new_cs(MODES[m]);
+        cs_t *cs = csf_new(MODES[m]);
         fr_t v2, v3, v6;
         fr_from_u64(&v2, 2);
         fr_from_u64(&v3, 3);
@@ -201,14 +179,14 @@ static void test_density(void **state)
         fr_from_u64(&v4, 4);
         cs_lc_add(cs, c, CS_ONE, &v4);
         cs_enforce(cs, a, b, c);
-        cs_counts_t k = counts(cs);
+        cs_counts_t k = csf_counts(cs);
         assert_int_equal(k.constraints, 3);
         assert_int_equal(k.aux, 4);
         assert_int_equal(k.inputs, 2);
         assert_int_equal(k.a_aux_density, 1);   /* x */
         assert_int_equal(k.b_input_density, 1); /* in (ONE's B coefficient is zero) */
         assert_int_equal(k.b_aux_density, 2);   /* y, x */
-        assert_ok(cs);
+        csf_assert_ok(cs);
         if (MODES[m] == CS_RECORD) {
             cs_record_matrix_t mat[3];
             const fr_t *dict;
@@ -248,22 +226,22 @@ static void test_boolean_tables(void **state)
         for (int kb = 0; kb < 3; kb++)
             for (int va = 0; va < 2; va++)
                 for (int vb = 0; vb < 2; vb++) {
-                    cs_t *cs = new_cs(CS_CHECK);
+                    cs_t *cs = csf_new(CS_CHECK);
                     cs_bool_t a = make_bool(cs, ka, va), b = make_bool(cs, kb, vb);
-                    uint64_t c0 = counts(cs).constraints;
+                    uint64_t c0 = csf_counts(cs).constraints;
                     int free_op = ka == CS_BOOL_CONST || kb == CS_BOOL_CONST;
                     cs_bool_t x = cs_bool_xor(cs, &a, &b);
                     assert_int_equal(x.value, va ^ vb);
-                    assert_int_equal(counts(cs).constraints - c0, free_op ? 0 : 1);
+                    assert_int_equal(csf_counts(cs).constraints - c0, free_op ? 0 : 1);
                     cs_bool_t y = cs_bool_and(cs, &a, &b);
                     assert_int_equal(y.value, va & vb);
-                    assert_int_equal(counts(cs).constraints - c0, free_op ? 0 : 2);
+                    assert_int_equal(csf_counts(cs).constraints - c0, free_op ? 0 : 2);
                     /* a Not result of xor only for mixed Is/Not */
                     if (!free_op)
                         assert_int_equal(x.kind, ka == kb ? CS_BOOL_IS : CS_BOOL_NOT);
                     /* the results hold their values in the witness */
                     cs_bool_enforce_equal(cs, &x, &x);
-                    assert_ok(cs);
+                    csf_assert_ok(cs);
                     cs_free(cs);
                 }
 }
@@ -275,28 +253,28 @@ static void test_boolean_ch_maj(void **state)
         for (int v = 0; v < 8; v++) {
             int ka = k % 3, kb = k / 3 % 3, kc = k / 9;
             int va = v & 1, vb = v >> 1 & 1, vc = v >> 2 & 1;
-            cs_t *cs = new_cs(CS_CHECK);
+            cs_t *cs = csf_new(CS_CHECK);
             cs_bool_t a = make_bool(cs, ka, va), b = make_bool(cs, kb, vb),
                       c = make_bool(cs, kc, vc);
-            uint64_t c0 = counts(cs).constraints, a0 = counts(cs).aux;
+            uint64_t c0 = csf_counts(cs).constraints, a0 = csf_counts(cs).aux;
             cs_bool_t ch = cs_bool_sha256_ch(cs, &a, &b, &c);
             assert_int_equal(ch.value, (va & vb) ^ ((!va) & vc));
-            uint64_t c1 = counts(cs).constraints;
+            uint64_t c1 = csf_counts(cs).constraints;
             cs_bool_t maj = cs_bool_sha256_maj(cs, &a, &b, &c);
             assert_int_equal(maj.value, (va & vb) ^ (va & vc) ^ (vb & vc));
             int all_var = ka != CS_BOOL_CONST && kb != CS_BOOL_CONST && kc != CS_BOOL_CONST;
             if (all_var) { /* the general cases: 1/1 and 2/2 */
                 assert_int_equal(c1 - c0, 1);
-                assert_int_equal(counts(cs).constraints - c1, 2);
-                assert_int_equal(counts(cs).aux - a0, 3);
+                assert_int_equal(csf_counts(cs).constraints - c1, 2);
+                assert_int_equal(csf_counts(cs).aux - a0, 3);
             }
             if (ka == CS_BOOL_CONST && kb == CS_BOOL_CONST && kc == CS_BOOL_CONST)
-                assert_int_equal(counts(cs).constraints, c0);
+                assert_int_equal(csf_counts(cs).constraints, c0);
             /* force the results into constraints so check sees them */
             cs_bool_t t = cs_bool_const(ch.value), u = cs_bool_const(maj.value);
             cs_bool_enforce_equal(cs, &ch, &t);
             cs_bool_enforce_equal(cs, &maj, &u);
-            assert_ok(cs);
+            csf_assert_ok(cs);
             cs_free(cs);
         }
 }
@@ -304,19 +282,19 @@ static void test_boolean_ch_maj(void **state)
 static void test_bit_counts(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     cs_bool_t a = cs_bit_alloc(cs, 1), b = cs_bit_alloc(cs, 0);
-    assert_int_equal(counts(cs).constraints, 2);
-    assert_int_equal(counts(cs).aux, 2);
+    assert_int_equal(csf_counts(cs).constraints, 2);
+    assert_int_equal(csf_counts(cs).aux, 2);
     cs_bool_t r[4] = {cs_bit_xor(cs, &a, &b), cs_bit_and(cs, &a, &b), cs_bit_and_not(cs, &a, &b),
                       cs_bit_nor(cs, &a, &b)};
-    assert_int_equal(counts(cs).constraints, 6);
-    assert_int_equal(counts(cs).aux, 6);
+    assert_int_equal(csf_counts(cs).constraints, 6);
+    assert_int_equal(csf_counts(cs).aux, 6);
     assert_int_equal(r[0].value, 1);
     assert_int_equal(r[1].value, 0);
     assert_int_equal(r[2].value, 1);
     assert_int_equal(r[3].value, 0);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -328,21 +306,21 @@ static void test_num(void **state)
     int iters = tu_iters(20);
     for (int it = 0; it < iters; it++) {
         for (size_t m = 0; m < N_MODES; m++) {
-            cs_t *cs = new_cs(MODES[m]);
+            cs_t *cs = csf_new(MODES[m]);
             fr_t xv, yv;
             tu_rand_fr(&xv);
             tu_rand_fr(&yv);
             cs_num_t x = cs_num_alloc(cs, &xv), y = cs_num_alloc(cs, &yv);
             cs_bool_t bits[255];
             cs_num_to_bits_le(bits, cs, &x);
-            cs_counts_t k = counts(cs);
+            cs_counts_t k = csf_counts(cs);
             assert_int_equal(k.constraints, 256);
             assert_int_equal(k.aux, 2 + 255);
             cs_num_t p = cs_num_mul(cs, &x, &y), s = cs_num_square(cs, &x);
             cs_num_inputize(cs, &p);
             cs_num_t sum = cs_num_add(cs, &x, &y), dif = cs_num_sub(cs, &x, &y);
             cs_num_equal(cs, &sum, &sum);
-            k = counts(cs);
+            k = csf_counts(cs);
             assert_int_equal(k.constraints, 256 + 6);
             assert_int_equal(k.aux, 257 + 4);
             assert_int_equal(k.inputs, 2);
@@ -366,7 +344,7 @@ static void test_num(void **state)
                 assert_true(fr_is_one(&in[0]));
                 assert_true(fr_equal(&in[1], &p.value));
             }
-            assert_ok(cs);
+            csf_assert_ok(cs);
             cs_free(cs);
         }
     }
@@ -378,7 +356,7 @@ static void test_lcnum(void **state)
 {
     (void)state;
     for (size_t m = 0; m < N_MODES; m++) {
-        cs_t *cs = new_cs(MODES[m]);
+        cs_t *cs = csf_new(MODES[m]);
         fr_t xv, k, e;
         tu_rand_fr(&xv);
         tu_rand_fr(&k);
@@ -393,8 +371,8 @@ static void test_lcnum(void **state)
         cs_lcnum_scale(cs, &n, &k);             /* k (x + k + 1) */
         cs_num_t y = cs_lcnum_alloc(cs, &n);
         assert_int_equal(n.lc->n, 3); /* ONE, x, bit */
-        assert_int_equal(counts(cs).constraints, 2);
-        assert_int_equal(counts(cs).aux, 3);
+        assert_int_equal(csf_counts(cs).constraints, 2);
+        assert_int_equal(csf_counts(cs).aux, 3);
         if (cs_has_values(cs)) {
             fr_add(&e, &xv, &k);
             fr_add(&e, &e, &FR_ONE);
@@ -403,7 +381,7 @@ static void test_lcnum(void **state)
         }
         cs_lcnum_release(&n, cs);
         cs_lcnum_release(&o, cs);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
     }
 }
@@ -417,7 +395,7 @@ static void test_uint32_addmany(void **state)
     for (int it = 0; it < iters; it++) {
         size_t n = 2 + (size_t)(tu_rand64() % 9);
         int kinds = (int)(tu_rand64() % 3); /* 0 all constant, 1 mixed, 2 all allocated */
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         cs_u32_t ops[10];
         const cs_u32_t *p[10];
         int any_var = 0;
@@ -439,13 +417,13 @@ static void test_uint32_addmany(void **state)
         uint32_t expect = 0;
         for (size_t k = 0; k < n; k++)
             expect += cs_u32_value(&ops[k]);
-        cs_counts_t k0 = counts(cs);
+        cs_counts_t k0 = csf_counts(cs);
         cs_multieq_t me;
         cs_multieq_init(&me, cs);
         cs_u32_t r;
         cs_u32_addmany(&r, &me, p, n);
         cs_multieq_finish(&me);
-        cs_counts_t k1 = counts(cs);
+        cs_counts_t k1 = csf_counts(cs);
         unsigned width = n == 2 ? 33 : n <= 4 ? 34 : n <= 8 ? 35 : 36;
         if (any_var) {
             assert_int_equal(k1.aux - k0.aux, width);
@@ -456,7 +434,7 @@ static void test_uint32_addmany(void **state)
             assert_true(cs_u32_is_const(&r));
         }
         assert_int_equal(cs_u32_value(&r), expect);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
     }
 }
@@ -466,7 +444,7 @@ static void test_uint32_addmany(void **state)
 static void test_multieq_flush(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     cs_u32_t ops[5];
     const cs_u32_t *p[5];
     for (int k = 0; k < 5; k++) {
@@ -475,16 +453,16 @@ static void test_multieq_flush(void **state)
     }
     cs_multieq_t me;
     cs_multieq_init(&me, cs);
-    uint64_t c0 = counts(cs).constraints;
+    uint64_t c0 = csf_counts(cs).constraints;
     cs_u32_t r;
     for (int j = 0; j < 7; j++)
         cs_u32_addmany(&r, &me, p, 5);
-    assert_int_equal(counts(cs).constraints - c0, 7 * 35);
+    assert_int_equal(csf_counts(cs).constraints - c0, 7 * 35);
     cs_u32_addmany(&r, &me, p, 5);
-    assert_int_equal(counts(cs).constraints - c0, 8 * 35 + 1);
+    assert_int_equal(csf_counts(cs).constraints - c0, 8 * 35 + 1);
     cs_multieq_finish(&me);
-    assert_int_equal(counts(cs).constraints - c0, 8 * 35 + 2);
-    assert_ok(cs);
+    assert_int_equal(csf_counts(cs).constraints - c0, 8 * 35 + 2);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -493,7 +471,7 @@ static void test_uint32_ops(void **state)
     (void)state;
     int iters = tu_iters(20);
     for (int it = 0; it < iters; it++) {
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         uint32_t va = (uint32_t)tu_rand64(), vb = (uint32_t)tu_rand64(), vc = (uint32_t)tu_rand64();
         cs_u32_t a, b, c, r, t;
         cs_u32_alloc(&a, cs, va);
@@ -515,7 +493,7 @@ static void test_uint32_ops(void **state)
         cs_u32_from_bits_be(&t, be);
         assert_int_equal(cs_u32_value(&t), va);
         assert_int_equal(be[0].value, va >> 31);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
     }
 }
@@ -523,16 +501,16 @@ static void test_uint32_ops(void **state)
 static void test_uint64(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     uint64_t v = tu_rand64();
     cs_u64_t x, y;
     cs_u64_alloc(&x, cs, v);
-    assert_int_equal(counts(cs).constraints, 64);
-    assert_int_equal(counts(cs).aux, 64);
+    assert_int_equal(csf_counts(cs).constraints, 64);
+    assert_int_equal(csf_counts(cs).aux, 64);
     assert_int_equal(cs_u64_value(&x), v);
     cs_u64_pack_into_input(cs, &x);
-    assert_int_equal(counts(cs).constraints, 65);
-    assert_int_equal(counts(cs).inputs, 2);
+    assert_int_equal(csf_counts(cs).constraints, 65);
+    assert_int_equal(csf_counts(cs).inputs, 2);
     size_t n;
     const fr_t *in = cs_input_values(cs, &n);
     fr_t e;
@@ -544,7 +522,7 @@ static void test_uint64(void **state)
     assert_int_equal(cs_u64_value(&y), v);
     cs_u64_const(&y, v);
     assert_int_equal(cs_u64_value(&y), v);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -557,7 +535,7 @@ static void test_insertion(void **state)
     for (size_t n_bits = 1; n_bits <= 4; n_bits++) {
         size_t size = (size_t)1 << n_bits;
         for (size_t idx = 0; idx < size; idx++) {
-            cs_t *cs = new_cs(CS_CHECK);
+            cs_t *cs = csf_new(CS_CHECK);
             cs_num_t elems[15], elem, out[16];
             fr_t ev[16];
             for (size_t i = 0; i < size; i++)
@@ -568,9 +546,9 @@ static void test_insertion(void **state)
             cs_bool_t bits[4];
             for (size_t i = 0; i < n_bits; i++)
                 bits[i] = cs_bit_alloc(cs, (int)((idx >> i) & 1));
-            cs_counts_t k0 = counts(cs);
+            cs_counts_t k0 = csf_counts(cs);
             cs_insert(out, cs, &elem, bits, n_bits, elems);
-            cs_counts_t k1 = counts(cs);
+            cs_counts_t k1 = csf_counts(cs);
             /* general insertion: size selects of size - 1 picks */
             uint64_t cost = n_bits <= 3 ? costs[n_bits] : size * (size - 1);
             assert_int_equal(k1.constraints - k0.constraints, cost);
@@ -581,14 +559,14 @@ static void test_insertion(void **state)
             }
             /* select picks out[idx] = elem again */
             cs_num_t s = cs_select(cs, out, bits, n_bits);
-            assert_int_equal(counts(cs).constraints - k1.constraints, size - 1);
+            assert_int_equal(csf_counts(cs).constraints - k1.constraints, size - 1);
             assert_true(fr_equal(&s.value, &ev[size - 1]));
-            assert_ok(cs);
+            csf_assert_ok(cs);
             cs_free(cs);
         }
     }
     /* pick: 1/1; insert_8 wants allocated, unnegated low bits */
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     fr_t av, bv;
     tu_rand_fr(&av);
     tu_rand_fr(&bv);
@@ -598,8 +576,8 @@ static void test_insertion(void **state)
     assert_true(fr_equal(&p.value, &av));
     p = cs_pick(cs, &f, &a, &b);
     assert_true(fr_equal(&p.value, &bv));
-    assert_int_equal(counts(cs).constraints, 3);
-    assert_ok(cs);
+    assert_int_equal(csf_counts(cs).constraints, 3);
+    csf_assert_ok(cs);
     cs_bool_t bad[3] = {cs_bool_not(&f), f, f};
     cs_num_t el[7] = {a, a, a, a, a, a, a}, out8[8];
     cs_insert_8(out8, cs, &b, bad, el);
@@ -617,17 +595,17 @@ static void test_multipack(void **state)
         size_t n = sizes[si];
         uint8_t *bits = malloc(n + 1);
         cs_bool_t *cb = malloc((n + 1) * sizeof *cb);
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         for (size_t i = 0; i < n; i++) {
             bits[i] = (uint8_t)rand_bit();
             int kind = (int)(tu_rand64() % 3);
             cb[i] = make_bool(cs, kind, bits[i]);
         }
-        cs_counts_t k0 = counts(cs);
+        cs_counts_t k0 = csf_counts(cs);
         cs_pack_into_inputs(cs, cb, n);
         size_t chunks = cs_multipacking_len(n);
         assert_int_equal(chunks, (n + 253) / 254);
-        cs_counts_t k1 = counts(cs);
+        cs_counts_t k1 = csf_counts(cs);
         assert_int_equal(k1.inputs - k0.inputs, chunks);
         assert_int_equal(k1.constraints - k0.constraints, chunks);
         fr_t *want = malloc((chunks + 1) * sizeof *want);
@@ -645,10 +623,10 @@ static void test_multipack(void **state)
             assert_true(fr_equal(&in[k0.inputs + c], &h));
         }
         cs_num_t packed = cs_pack_bits(cs, cb, n);
-        assert_int_equal(counts(cs).constraints - k1.constraints, 1);
+        assert_int_equal(csf_counts(cs).constraints - k1.constraints, 1);
         if (chunks)
             assert_true(fr_equal(&packed.value, &want[0]));
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
         free(want);
         free(bits);
@@ -684,16 +662,16 @@ static void test_check_fault(void **state)
 {
     (void)state;
     uint32_t x = (uint32_t)tu_rand64(), y = (uint32_t)tu_rand64();
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     small_circuit(cs, x, y);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     uint64_t row;
     assert_int_equal(cs_unsatisfied(&row, NULL, 0, cs), 0);
-    cs_counts_t good = counts(cs);
+    cs_counts_t good = csf_counts(cs);
     cs_free(cs);
 
     /* 2 in a bit: its own boolean constraint (row = index for the first 64) */
-    cs = new_cs(CS_CHECK);
+    cs = csf_new(CS_CHECK);
     fr_t two;
     fr_from_u64(&two, 2);
     cs_set_fault(cs, 37, &two);
@@ -709,7 +687,7 @@ static void test_check_fault(void **state)
 
     /* a flipped xor result (aux 64 + i): its xor constraint, row 64 + i */
     unsigned i = (unsigned)(tu_rand64() % 32);
-    cs = new_cs(CS_CHECK);
+    cs = csf_new(CS_CHECK);
     int bit = (int)(((x ^ y) >> i) & 1);
     cs_set_fault(cs, 64 + i, bit ? &FR_ZERO : &FR_ONE);
     small_circuit(cs, x, y);
@@ -719,12 +697,12 @@ static void test_check_fault(void **state)
     snprintf(want, sizeof want, "xor/xor of bit %u", i);
     assert_string_equal(path, want);
     /* synthesis went on: the sizes are those of the good run */
-    cs_counts_t bad = counts(cs);
+    cs_counts_t bad = csf_counts(cs);
     assert_memory_equal(&bad, &good, sizeof good);
     cs_free(cs);
 
     /* a flipped result bit of the addition: only the MultiEq row sees it */
-    cs = new_cs(CS_CHECK);
+    cs = csf_new(CS_CHECK);
     uint64_t sum = (uint64_t)x + (x ^ y);
     cs_set_fault(cs, 96 + 32, ((sum >> 32) & 1) ? &FR_ZERO : &FR_ONE);
     small_circuit(cs, x, y);
@@ -741,12 +719,12 @@ static void test_modes_agree(void **state)
     uint32_t x = (uint32_t)tu_rand64(), y = (uint32_t)tu_rand64();
     cs_counts_t k[N_MODES];
     for (size_t m = 0; m < N_MODES; m++) {
-        cs_t *cs = new_cs(MODES[m]);
+        cs_t *cs = csf_new(MODES[m]);
         if (m % 2) /* sized up front, or grown as it goes: the same */
             assert_int_equal(cs_reserve(cs, 200, 2), CUZK_OK);
         small_circuit(cs, x, y);
-        assert_ok(cs);
-        k[m] = counts(cs);
+        csf_assert_ok(cs);
+        k[m] = csf_counts(cs);
         size_t n_aux, n_in;
         const fr_t *aux = cs_aux_values(cs, &n_aux);
         const fr_t *in = cs_input_values(cs, &n_in);
@@ -806,7 +784,7 @@ static void test_hash_stream(void **state)
     (void)state;
     cs_counts_t expect = {2, 2, 1, 0, 0, 0};
     for (int m = 0; m < 2; m++) {
-        cs_t *cs = new_cs(m ? CS_WITNESS : CS_COUNT);
+        cs_t *cs = csf_new(m ? CS_WITNESS : CS_COUNT);
         byte_sink_t sink = {{0}, 0};
         assert_int_equal(cs_hash_begin(cs, &expect, sink_update, &sink, NULL), CUZK_OK);
         cs_bool_t b = cs_bit_alloc(cs, 1);
@@ -856,7 +834,7 @@ static void test_bad_mode(void **state)
     cuzk_error_t err;
     assert_int_equal(cs_new(&cs, (cs_mode)9, &err), CUZK_ERR_ARG);
     assert_null(cs);
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     cs_record_matrix_t m[3];
     const fr_t *d;
     uint32_t nd;

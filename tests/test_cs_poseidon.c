@@ -38,6 +38,7 @@
 #include "cuzk/cs_poseidon.h"
 #include "cuzk/fr.h"
 #include "cuzk/poseidon.h"
+#include "cs_fixture.h"
 #include "test_util.h"
 
 #define CIRCUITS_DIR CUZK_TESTDATA_DIR "/filecoin/circuits/"
@@ -48,27 +49,6 @@ static cs_poseidon_path g_path = CS_POSEIDON_FAST;
 static const char *path_name(cs_poseidon_path p)
 {
     return p == CS_POSEIDON_FAST ? "fast" : "reference";
-}
-
-static cs_t *new_cs(cs_mode mode)
-{
-    cs_t *cs = NULL;
-    assert_int_equal(cs_new(&cs, mode, NULL), CUZK_OK);
-    return cs;
-}
-
-static void assert_ok(const cs_t *cs)
-{
-    cuzk_error_t err;
-    if (cs_status(cs, &err) != CUZK_OK)
-        fail_msg("cs: %s", err.msg);
-}
-
-static cs_counts_t counts(const cs_t *cs)
-{
-    cs_counts_t c;
-    cs_counts(&c, cs);
-    return c;
 }
 
 static const poseidon_constants_t *constants(unsigned arity)
@@ -173,10 +153,10 @@ static void test_counts(void **state)
     for (size_t k = 0; k < 7; k++) {
         const poseidon_constants_t *c = constants(arities[k]);
         fr_t in[POSEIDON_MAX_ARITY] = {{{0}}};
-        cs_t *cs = new_cs(CS_COUNT);
+        cs_t *cs = csf_new(CS_COUNT);
         hash_allocated(cs, c, in);
-        assert_ok(cs);
-        cs_counts_t n = counts(cs);
+        csf_assert_ok(cs);
+        cs_counts_t n = csf_counts(cs);
         uint64_t gadget_aux = n.aux - c->arity;
         printf("arity %2u: %llu constraints, %llu aux (neptune %llu)\n", arities[k],
                (unsigned long long)n.constraints, (unsigned long long)gadget_aux,
@@ -206,9 +186,9 @@ static void test_hash_vectors(void **state)
         fr_from_hex(&want, cJSON_GetObjectItemCaseSensitive(vals, key));
         for (unsigned i = 0; i < c->arity; i++)
             fr_from_u64(&in[i], i);
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         cs_num_t out = hash_allocated(cs, c, in);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         fr_t stored;
         cs_value(&stored, cs, out.var);
         if (!fr_equal(&out.value, &want) || !fr_equal(&stored, &want)) {
@@ -244,7 +224,7 @@ static void test_random(void **state)
         for (int it = 0; it < iters; it++) {
             fr_t in[POSEIDON_MAX_ARITY];
             cs_num_t x[POSEIDON_MAX_ARITY];
-            cs_t *cs = new_cs(CS_CHECK);
+            cs_t *cs = csf_new(CS_CHECK);
             int style = (int)(tu_rand64() % 3);
             for (unsigned i = 0; i < a; i++) {
                 if (style == 1 && i > 0) { /* the same variable everywhere */
@@ -257,7 +237,7 @@ static void test_random(void **state)
             }
             cs_num_t out;
             cs_poseidon_hash_path(&out, cs, x, a, c, g_path);
-            assert_ok(cs);
+            csf_assert_ok(cs);
             fr_t plain, opt;
             assert_int_equal(poseidon_hash(&plain, c, in, a, POSEIDON_PLAIN, NULL), CUZK_OK);
             assert_int_equal(poseidon_hash(&opt, c, in, a, POSEIDON_OPTIMIZED, NULL), CUZK_OK);
@@ -267,7 +247,7 @@ static void test_random(void **state)
                 print_fr("circuit", &out.value);
                 fail_msg("arity %u, style %d: the circuit's hash differs", a, style);
             }
-            assert_int_equal(counts(cs).constraints, cs_poseidon_cost(c));
+            assert_int_equal(csf_counts(cs).constraints, cs_poseidon_cost(c));
             cs_free(cs);
         }
     }
@@ -277,7 +257,7 @@ static void test_wrong_arity(void **state)
 {
     (void)state;
     const poseidon_constants_t *c = constants(4);
-    cs_t *cs = new_cs(CS_WITNESS);
+    cs_t *cs = csf_new(CS_WITNESS);
     cs_num_t x[3];
     for (int i = 0; i < 3; i++)
         x[i] = cs_num_alloc(cs, &FR_ONE);
@@ -285,7 +265,7 @@ static void test_wrong_arity(void **state)
     cs_poseidon_hash_path(&out, cs, x, 3, c, g_path);
     assert_int_equal(cs_status(cs, NULL), CUZK_ERR_ARG);
     assert_int_equal(out.var, CS_ONE);
-    assert_int_equal(counts(cs).constraints, 0);
+    assert_int_equal(csf_counts(cs).constraints, 0);
     cs_free(cs);
 }
 
@@ -343,10 +323,10 @@ static void check_shape(unsigned arity)
 {
     const poseidon_constants_t *c = constants(arity);
     const unsigned t = c->width, h = c->half_full_rounds, rp = c->partial_rounds;
-    cs_t *cs = new_cs(CS_RECORD);
+    cs_t *cs = csf_new(CS_RECORD);
     fr_t in[POSEIDON_MAX_ARITY] = {{{0}}};
     hash_allocated(cs, c, in);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     recorded_t r;
     assert_int_equal(cs_record_matrices(r.m, &r.dict, &r.n_dict, cs, NULL), CUZK_OK);
 #define AUX(k) (CS_VAR_AUX | (uint32_t)(k))
@@ -459,10 +439,10 @@ static void test_modes(void **state)
             tu_rand_fr(&in[i]);
         cs_counts_t n[4];
         for (int m = 0; m < 4; m++) {
-            cs_t *cs = new_cs(modes[m]);
+            cs_t *cs = csf_new(modes[m]);
             hash_allocated(cs, c, in);
-            assert_ok(cs);
-            n[m] = counts(cs);
+            csf_assert_ok(cs);
+            n[m] = csf_counts(cs);
             cs_free(cs);
         }
         for (int m = 1; m < 4; m++)
@@ -485,7 +465,7 @@ static void test_modes(void **state)
 static uint64_t faulty_row(char *path, size_t cap, const poseidon_constants_t *c, const fr_t *in,
                            uint64_t fault, const fr_t *bad)
 {
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     cs_set_fault(cs, fault, bad);
     hash_allocated(cs, c, in);
     uint64_t row = UINT64_MAX;
@@ -564,11 +544,11 @@ static void test_record_circuit(void **state)
         fr_t in[POSEIDON_MAX_ARITY];
         for (unsigned i = 0; i < c->arity; i++)
             rand_edge_fr(&in[i]);
-        cs_t *rec = new_cs(CS_RECORD), *wit = new_cs(CS_WITNESS);
+        cs_t *rec = csf_new(CS_RECORD), *wit = csf_new(CS_WITNESS);
         record_body(rec, c, in);
         record_body(wit, c, in);
-        assert_ok(rec);
-        assert_ok(wit);
+        csf_assert_ok(rec);
+        csf_assert_ok(wit);
         circuit_t circ;
         assert_int_equal(circuit_from_record(&circ, rec, NULL), CUZK_OK);
         size_t n_in, n_aux;
@@ -586,7 +566,7 @@ static void test_record_circuit(void **state)
         fr_add(&flipped, &av[j], &FR_ONE);
         w[n_in + j] = flipped;
         assert_int_equal(circuit_check(&bad, &circ, w, 1), CUZK_OK);
-        cs_t *chk = new_cs(CS_CHECK);
+        cs_t *chk = csf_new(CS_CHECK);
         cs_set_fault(chk, j, &flipped);
         record_body(chk, c, in);
         uint64_t row;
@@ -617,15 +597,15 @@ static void test_fingerprint(void **state)
         fr_t in[POSEIDON_MAX_ARITY] = {{{0}}};
         cs_counts_t want;
         {
-            cs_t *cs = new_cs(CS_COUNT);
+            cs_t *cs = csf_new(CS_COUNT);
             hash_allocated(cs, c, in);
-            want = counts(cs);
+            want = csf_counts(cs);
             cs_free(cs);
         }
         char hex[2][65];
         static const cs_mode modes[] = {CS_COUNT, CS_RECORD};
         for (int m = 0; m < 2; m++) {
-            cs_t *cs = new_cs(modes[m]);
+            cs_t *cs = csf_new(modes[m]);
             EVP_MD_CTX *ctx = EVP_MD_CTX_new();
             assert_non_null(ctx);
             assert_int_equal(EVP_DigestInit_ex(ctx, EVP_blake2s256(), NULL), 1);
@@ -660,7 +640,7 @@ static void test_speed(void **state)
         for (unsigned i = 0; i < c->arity; i++)
             tu_rand_fr(&in[i]);
         for (int m = 0; m < 2; m++) {
-            cs_t *cs = new_cs(modes[m]);
+            cs_t *cs = csf_new(modes[m]);
             cs_num_t x[POSEIDON_MAX_ARITY];
             for (unsigned i = 0; i < c->arity; i++)
                 x[i] = cs_num_alloc(cs, &in[i]);
@@ -672,8 +652,8 @@ static void test_speed(void **state)
                 cs_poseidon_hash_path(&out, cs, x, c->arity, c, g_path);
             }
             clock_gettime(CLOCK_MONOTONIC, &t1);
-            assert_ok(cs);
-            assert_int_equal(counts(cs).constraints, (uint64_t)n * cs_poseidon_cost(c));
+            csf_assert_ok(cs);
+            assert_int_equal(csf_counts(cs).constraints, (uint64_t)n * cs_poseidon_cost(c));
             double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
             printf("arity %2u, %s path, %s mode: %.1f us per hash\n", arities[k], path_name(g_path),
                    m ? "witness" : "count", 1e6 * s / n);
@@ -689,12 +669,12 @@ static void test_speed(void **state)
 static void record_path(cs_t **out, const poseidon_constants_t *c, const fr_t *in,
                         cs_poseidon_path path, cs_mode mode)
 {
-    cs_t *cs = new_cs(mode);
+    cs_t *cs = csf_new(mode);
     cs_num_t x[POSEIDON_MAX_ARITY], h;
     for (unsigned i = 0; i < c->arity; i++)
         x[i] = cs_num_alloc(cs, &in[i]);
     cs_poseidon_hash_path(&h, cs, x, c->arity, c, path);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     *out = cs;
 }
 
@@ -703,7 +683,7 @@ static void expect_same_record(const cs_t *a, const cs_t *b)
     recorded_t ra, rb;
     assert_int_equal(cs_record_matrices(ra.m, &ra.dict, &ra.n_dict, a, NULL), CUZK_OK);
     assert_int_equal(cs_record_matrices(rb.m, &rb.dict, &rb.n_dict, b, NULL), CUZK_OK);
-    cs_counts_t ka = counts(a), kb = counts(b);
+    cs_counts_t ka = csf_counts(a), kb = csf_counts(b);
     assert_memory_equal(&ka, &kb, sizeof ka);
     for (int m = 0; m < 3; m++) {
         assert_int_equal(ra.m[m].nnz, rb.m[m].nnz);
@@ -782,12 +762,12 @@ static void test_custom_tag(void **state)
         cs_free(ref);
         cs_free(mine);
         cs_free(merkle);
-        cs_t *chk = new_cs(CS_CHECK);
+        cs_t *chk = csf_new(CS_CHECK);
         cs_num_t x[POSEIDON_MAX_ARITY], h;
         for (unsigned i = 0; i < a; i++)
             x[i] = cs_num_alloc(chk, &in[i]);
         cs_poseidon_hash(&h, chk, x, a, c);
-        assert_ok(chk);
+        csf_assert_ok(chk);
         assert_int_equal(poseidon_hash(&want, c, in, a, POSEIDON_OPTIMIZED, NULL), CUZK_OK);
         assert_true(fr_equal(&h.value, &want));
         cs_free(chk);
@@ -837,7 +817,7 @@ static void test_first_use_race(void **state)
     record_path(&ref, constants(RACE_ARITY), in, CS_POSEIDON_REFERENCE, CS_RECORD);
     for (int i = 0; i < RACE_THREADS; i++) {
         assert_non_null(r[i].cs);
-        assert_ok(r[i].cs);
+        csf_assert_ok(r[i].cs);
         expect_same_record(r[i].cs, ref);
         cs_free(r[i].cs);
     }

@@ -25,28 +25,8 @@
 #include "cuzk/cs_sha256.h"
 #include "cuzk/cs_uint32.h"
 #include "cuzk/cs_uint64.h"
+#include "cs_fixture.h"
 #include "test_util.h"
-
-static cs_t *new_cs(cs_mode mode)
-{
-    cs_t *cs = NULL;
-    assert_int_equal(cs_new(&cs, mode, NULL), CUZK_OK);
-    return cs;
-}
-
-static void assert_ok(const cs_t *cs)
-{
-    cuzk_error_t err;
-    if (cs_status(cs, &err) != CUZK_OK)
-        fail_msg("cs: %s", err.msg);
-}
-
-static cs_counts_t counts(const cs_t *cs)
-{
-    cs_counts_t c;
-    cs_counts(&c, cs);
-    return c;
-}
 
 /* Message bytes as SHA-256 bits (most significant first), each allocated. */
 static void alloc_msg_bits(cs_bool_t *out, cs_t *cs, const uint8_t *msg, size_t len)
@@ -67,19 +47,19 @@ static void assert_digest(const cs_bool_t bits[256], const uint8_t want[32])
 static void test_constant_block(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     cs_bool_t block[512], out[256];
     for (int i = 0; i < 512; i++)
         block[i] = cs_bool_const(i == 0);
     cs_sha256_block_no_padding(out, cs, block);
-    assert_int_equal(counts(cs).constraints, 0);
-    assert_int_equal(counts(cs).aux, 0);
+    assert_int_equal(csf_counts(cs).constraints, 0);
+    assert_int_equal(csf_counts(cs).aux, 0);
     uint8_t want[32];
     SHA256((const uint8_t *)"", 0, want);
     for (int i = 0; i < 256; i++)
         assert_int_equal(out[i].kind, CS_BOOL_CONST);
     assert_digest(out, want);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -90,7 +70,7 @@ static void test_full_block_counts(void **state)
 {
     (void)state;
     for (int padded = 0; padded < 2; padded++) {
-        cs_t *cs = new_cs(CS_WITNESS);
+        cs_t *cs = csf_new(CS_WITNESS);
         uint8_t msg[64];
         for (int i = 0; i < 64; i++)
             msg[i] = (uint8_t)tu_rand64();
@@ -100,7 +80,7 @@ static void test_full_block_counts(void **state)
             cs_sha256(out, cs, bits, 512);
         else
             cs_sha256_block_no_padding(out, cs, bits);
-        cs_counts_t k = counts(cs);
+        cs_counts_t k = csf_counts(cs);
         if (padded) {
             assert_int_equal(k.constraints - 512, 44874);
             uint8_t want[32];
@@ -110,7 +90,7 @@ static void test_full_block_counts(void **state)
             assert_int_equal(k.constraints - 512, 25840);
             assert_int_equal(k.aux - 512, 25814);
         }
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
     }
 }
@@ -129,7 +109,7 @@ static void test_sha256_random(void **state)
         cs_bool_t *bits = malloc((8 * len + 1) * sizeof *bits);
         for (size_t i = 0; i < len; i++)
             msg[i] = (uint8_t)tu_rand64();
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         int style = (int)(tu_rand64() % 3);
         for (size_t i = 0; i < 8 * len; i++) {
             int v = (msg[i / 8] >> (7 - i % 8)) & 1;
@@ -146,7 +126,7 @@ static void test_sha256_random(void **state)
         uint8_t want[32];
         SHA256(msg, len, want);
         assert_digest(out, want);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
         free(msg);
         free(bits);
@@ -164,13 +144,13 @@ static void test_sha256_modes(void **state)
         msg[i] = (uint8_t)tu_rand64();
     cs_counts_t k[4];
     for (int m = 0; m < 4; m++) {
-        cs_t *cs = new_cs(modes[m]);
+        cs_t *cs = csf_new(modes[m]);
         cs_bool_t bits[512], out[256];
         alloc_msg_bits(bits, cs, msg, 64);
         cs_sha256(out, cs, bits, 512);
         cs_pack_into_inputs(cs, out, 256);
-        assert_ok(cs);
-        k[m] = counts(cs);
+        csf_assert_ok(cs);
+        k[m] = csf_counts(cs);
         if (modes[m] == CS_RECORD) {
             cs_record_matrix_t mat[3];
             const fr_t *dict;
@@ -212,11 +192,11 @@ static void test_record_circuit(void **state)
     uint8_t msg[40];
     for (int i = 0; i < 40; i++)
         msg[i] = (uint8_t)tu_rand64();
-    cs_t *rec = new_cs(CS_RECORD), *wit = new_cs(CS_WITNESS);
+    cs_t *rec = csf_new(CS_RECORD), *wit = csf_new(CS_WITNESS);
     record_circuit_body(rec, msg, 40);
     record_circuit_body(wit, msg, 40);
-    assert_ok(rec);
-    assert_ok(wit);
+    csf_assert_ok(rec);
+    csf_assert_ok(wit);
     circuit_t c;
     assert_int_equal(circuit_from_record(&c, rec, NULL), CUZK_OK);
     size_t n_in, n_aux;
@@ -236,7 +216,7 @@ static void test_record_circuit(void **state)
         fr_add(&flipped, &aux[j], &FR_ONE);
     w[n_in + j] = flipped;
     assert_int_equal(circuit_check(&bad, &c, w, 1), CUZK_OK);
-    cs_t *chk = new_cs(CS_CHECK);
+    cs_t *chk = csf_new(CS_CHECK);
     cs_set_fault(chk, j, &flipped);
     record_circuit_body(chk, msg, 40);
     uint64_t row;
@@ -264,17 +244,17 @@ static void test_sha256_fingerprint(void **state)
     uint8_t msg[64] = {0};
     cs_counts_t k;
     {
-        cs_t *cs = new_cs(CS_COUNT);
+        cs_t *cs = csf_new(CS_COUNT);
         cs_bool_t bits[512], out[256];
         alloc_msg_bits(bits, cs, msg, 64);
         cs_sha256(out, cs, bits, 512);
-        k = counts(cs);
+        k = csf_counts(cs);
         cs_free(cs);
     }
     char hex[2][65];
     static const cs_mode modes[] = {CS_COUNT, CS_RECORD};
     for (int m = 0; m < 2; m++) {
-        cs_t *cs = new_cs(modes[m]);
+        cs_t *cs = csf_new(modes[m]);
         EVP_MD_CTX *ctx = EVP_MD_CTX_new();
         assert_non_null(ctx);
         assert_int_equal(EVP_DigestInit_ex(ctx, EVP_blake2s256(), NULL), 1);
@@ -301,7 +281,7 @@ static void test_sha256_fingerprint(void **state)
 static void test_count_speed(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     cs_bool_t bits[512], out[256];
     for (int i = 0; i < 512; i++)
         bits[i] = cs_bit_alloc(cs, 0);
@@ -314,8 +294,8 @@ static void test_count_speed(void **state)
     double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     printf("count mode: %.1f us per compression (%.0f ns per constraint)\n", 1e6 * s / n,
            1e9 * s / ((double)n * 25840));
-    assert_int_equal(counts(cs).constraints, 512 + (uint64_t)n * 25840);
-    assert_ok(cs);
+    assert_int_equal(csf_counts(cs).constraints, 512 + (uint64_t)n * 25840);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 

@@ -30,6 +30,7 @@
 
 #include <openssl/evp.h>
 
+#include "cs_fixture.h"
 #include "test_util.h"
 
 #include "cuzk/cs.h"
@@ -40,27 +41,6 @@
 #include "cuzk/filecoin_por.h"
 #include "cuzk/filecoin_sha.h"
 #include "cuzk/poseidon.h"
-
-static cs_t *new_cs(cs_mode mode)
-{
-    cs_t *cs = NULL;
-    assert_int_equal(cs_new(&cs, mode, NULL), CUZK_OK);
-    return cs;
-}
-
-static void assert_ok(const cs_t *cs)
-{
-    cuzk_error_t err;
-    if (cs_status(cs, &err) != CUZK_OK)
-        fail_msg("cs: %s", err.msg);
-}
-
-static cs_counts_t counts(const cs_t *cs)
-{
-    cs_counts_t c;
-    cs_counts(&c, cs);
-    return c;
-}
 
 static void assert_counts_equal(const cs_counts_t *a, const cs_counts_t *b)
 {
@@ -127,7 +107,7 @@ static fil_merkle_path_t *blank_path(const fil_tree_shape_t *s, uint64_t leaves)
 static cs_t *por_run(cs_mode mode, const fil_tree_shape_t *s, const fil_merkle_path_t *p,
                      fil_por_root_mode rm, cs_num_t *computed)
 {
-    cs_t *cs = new_cs(mode);
+    cs_t *cs = csf_new(mode);
     fil_root_t leaf = fil_root_val(&p->leaf), root = fil_root_val(&p->root);
     fil_cs_por(computed, cs, s, p, &leaf, &root, rm);
     return cs;
@@ -309,13 +289,13 @@ static void hash_cost(uint64_t *c, uint64_t *a, fil_hasher h, unsigned arity)
         assert_int_equal(*c, cs_poseidon_cost(pc));
         return;
     }
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     cs_num_t x[8];
     for (unsigned i = 0; i < arity; i++)
         x[i] = cs_num_alloc(cs, NULL);
     fil_cs_sha256_multi_leaf(cs, x, arity);
-    assert_ok(cs);
-    cs_counts_t k = counts(cs);
+    csf_assert_ok(cs);
+    cs_counts_t k = csf_counts(cs);
     *c = k.constraints;
     *a = k.aux - arity;
     cs_free(cs);
@@ -380,8 +360,8 @@ static void test_level_costs(void **state)
             uint64_t leaves = levels == 1 ? want[k].arity : want[k].arity * want[k].arity;
             fil_merkle_path_t *p = blank_path(&s, leaves);
             cs_t *cs = por_run(CS_COUNT, &s, p, FIL_POR_PRIVATE_ROOT, NULL);
-            assert_ok(cs);
-            cs_counts_t got = counts(cs);
+            csf_assert_ok(cs);
+            cs_counts_t got = csf_counts(cs);
             assert_int_equal(got.constraints, levels * want[k].c + 2);
             assert_int_equal(got.aux, levels * want[k].a + 2);
             assert_int_equal(got.inputs, 2);
@@ -404,8 +384,8 @@ static cs_counts_t por_real(const fil_tree_shape_t *s, uint64_t leaves, fil_por_
 {
     fil_merkle_path_t *bp = blank_path(s, leaves);
     cs_t *cs = por_run(CS_COUNT, s, bp, rm, NULL);
-    assert_ok(cs);
-    cs_counts_t blank = counts(cs);
+    csf_assert_ok(cs);
+    cs_counts_t blank = csf_counts(cs);
     cs_free(cs);
     free(bp);
     if (want)
@@ -428,7 +408,7 @@ static cs_counts_t por_real(const fil_tree_shape_t *s, uint64_t leaves, fil_por_
         if (cs_status(cs, &err) != CUZK_OK)
             fail_msg("%s %u-%u-%u leaf %llu: %s", hasher_name(s->hasher), s->base_arity,
                      s->sub_arity, s->top_arity, (unsigned long long)j, err.msg);
-        cs_counts_t got = counts(cs);
+        cs_counts_t got = csf_counts(cs);
         assert_counts_equal(&got, &blank);
         assert_true(fr_equal(&computed.value, &root));
         size_t n_in;
@@ -531,8 +511,8 @@ static void test_shapes(void **state)
         fil_tree_shape_t s = shape_of((fil_hasher)big[k].h, big[k].b, big[k].s, big[k].t);
         fil_merkle_path_t *p = blank_path(&s, big[k].leaves);
         cs_t *cs = por_run(CS_COUNT, &s, p, FIL_POR_PRIVATE_ROOT, NULL);
-        assert_ok(cs);
-        cs_counts_t got = counts(cs), f;
+        csf_assert_ok(cs);
+        cs_counts_t got = csf_counts(cs), f;
         por_formula(&f, &s, big[k].leaves, FIL_POR_PRIVATE_ROOT);
         assert_int_equal(got.constraints, big[k].constraints);
         assert_int_equal(got.constraints, f.constraints);
@@ -559,13 +539,13 @@ static void test_root_var(void **state)
     por_formula(&f, &s, 128, FIL_POR_PRIVATE_ROOT);
     for (int var_leaf = 0; var_leaf < 2; var_leaf++)
         for (int var_root = 0; var_root < 2; var_root++) {
-            cs_t *cs = new_cs(CS_CHECK);
+            cs_t *cs = csf_new(CS_CHECK);
             cs_num_t ln = cs_num_alloc(cs, &p->leaf), rn = cs_num_alloc(cs, &p->root);
             fil_root_t leaf = var_leaf ? fil_root_var(&ln) : fil_root_val(&p->leaf);
             fil_root_t root = var_root ? fil_root_var(&rn) : fil_root_val(&p->root);
             fil_cs_por(NULL, cs, &s, p, &leaf, &root, FIL_POR_PRIVATE_ROOT);
-            assert_ok(cs);
-            cs_counts_t got = counts(cs);
+            csf_assert_ok(cs);
+            cs_counts_t got = csf_counts(cs);
             assert_int_equal(got.constraints, f.constraints);
             assert_int_equal(got.aux, f.aux + 2 - (uint64_t)var_leaf - (uint64_t)var_root);
             cs_free(cs);
@@ -587,8 +567,8 @@ static uint64_t failing_row(const fil_tree_shape_t *s, const fil_merkle_path_t *
     if (cs_unsatisfied(&row, path, sizeof path, cs))
         assert_int_equal(cs_status(cs, NULL), CUZK_ERR_ARG);
     else
-        assert_ok(cs);
-    *n_constraints = counts(cs).constraints;
+        csf_assert_ok(cs);
+    *n_constraints = csf_counts(cs).constraints;
     cs_free(cs);
     return row;
 }
@@ -645,7 +625,7 @@ static void test_fault_index_bit(void **state)
     fil_tree_shape_t s = shape_of(FIL_HASHER_POSEIDON, 4, 0, 0);
     fil_merkle_tree_t *t = random_tree(&s, 16, NULL);
     fil_merkle_path_t *p = path_of(t, 5);
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     fr_t two;
     fr_from_u64(&two, 2);
     cs_set_fault(cs, 1, &two);
@@ -699,11 +679,12 @@ static void test_modes_agree(void **state)
             cs_t *w = por_run(CS_WITNESS, &s, p, (fil_por_root_mode)rm, NULL);
             cs_t *ch = por_run(CS_CHECK, &s, p, (fil_por_root_mode)rm, NULL);
             cs_t *rec = por_run(CS_RECORD, &s, bp, (fil_por_root_mode)rm, NULL);
-            assert_ok(c0);
-            assert_ok(w);
-            assert_ok(ch);
-            assert_ok(rec);
-            cs_counts_t k0 = counts(c0), kw = counts(w), kc = counts(ch), kr = counts(rec);
+            csf_assert_ok(c0);
+            csf_assert_ok(w);
+            csf_assert_ok(ch);
+            csf_assert_ok(rec);
+            cs_counts_t k0 = csf_counts(c0), kw = csf_counts(w), kc = csf_counts(ch),
+                        kr = csf_counts(rec);
             assert_counts_equal(&k0, &kw);
             assert_counts_equal(&k0, &kc);
             assert_counts_equal(&k0, &kr);
@@ -764,7 +745,7 @@ static void blake_update(void *ctx, const uint8_t *data, size_t n)
 static void fingerprint(char hex[65], cs_mode mode, const fil_tree_shape_t *s,
                         const fil_merkle_path_t *p, fil_por_root_mode rm, const cs_counts_t *want)
 {
-    cs_t *cs = new_cs(mode);
+    cs_t *cs = csf_new(mode);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     assert_non_null(ctx);
     assert_int_equal(EVP_DigestInit_ex(ctx, EVP_blake2s256(), NULL), 1);
@@ -802,7 +783,7 @@ static void test_fingerprint(void **state)
         fil_merkle_path_t *bp = blank_path(&s, leaves);
         for (int rm = 0; rm < 2; rm++) {
             cs_t *cs = por_run(CS_COUNT, &s, bp, (fil_por_root_mode)rm, NULL);
-            cs_counts_t want = counts(cs);
+            cs_counts_t want = csf_counts(cs);
             cs_free(cs);
             char h0[65], h1[65];
             fingerprint(h0, CS_COUNT, &s, bp, (fil_por_root_mode)rm, &want);
@@ -854,7 +835,7 @@ static void test_no_challenge_input(void **state)
         fil_merkle_tree_t *t = random_tree(&s, leaves, NULL);
         fr_t rv;
         fil_merkle_tree_root(&rv, t);
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         cs_num_t root = cs_num_alloc(cs, &rv);
         int iters = tu_iters(20);
         for (int c_index = 0; c_index < iters; c_index++) {
@@ -869,17 +850,17 @@ static void test_no_challenge_input(void **state)
             for (unsigned l = 0; l < levels; l++)
                 for (unsigned i = 0; i + 1 < p->level[l].arity; i++)
                     sib[ns++] = cs_num_alloc(cs, &p->level[l].siblings[i]);
-            uint64_t before = counts(cs).constraints;
+            uint64_t before = csf_counts(cs).constraints;
             fil_cs_por_no_challenge_input(cs, &s, bits, n_bits, &leaf, sib, levels, &root);
-            assert_int_equal(counts(cs).constraints - before, gadget_c);
+            assert_int_equal(csf_counts(cs).constraints - before, gadget_c);
             free(p);
         }
-        assert_ok(cs);
-        assert_int_equal(counts(cs).inputs, 1);
+        csf_assert_ok(cs);
+        assert_int_equal(csf_counts(cs).inputs, 1);
         cs_free(cs);
 
         /* a wrong sibling: caught at the gadget's last row */
-        cs = new_cs(CS_CHECK);
+        cs = csf_new(CS_CHECK);
         root = cs_num_alloc(cs, &rv);
         uint64_t c = tu_rand64() % leaves;
         fil_merkle_path_t *p = path_of(t, c);
@@ -899,7 +880,7 @@ static void test_no_challenge_input(void **state)
         fil_cs_por_no_challenge_input(cs, &s, bits, n_bits, &leaf, sib, levels, &root);
         uint64_t row;
         assert_int_equal(cs_unsatisfied(&row, NULL, 0, cs), 1);
-        assert_int_equal(row, counts(cs).constraints - 1);
+        assert_int_equal(row, csf_counts(cs).constraints - 1);
         cs_free(cs);
         free(p);
         fil_merkle_tree_free(t);
@@ -927,32 +908,32 @@ static void test_args(void **state)
 
     /* a path of another shape */
     fil_tree_shape_t other = shape_of(FIL_HASHER_POSEIDON, 8, 4, 0);
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     fil_cs_por(NULL, cs, &other, p, &leaf, &root, FIL_POR_PRIVATE_ROOT);
     expect_arg_error(cs);
     /* top without sub */
     other = shape_of(FIL_HASHER_POSEIDON, 8, 0, 8);
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     fil_cs_por(NULL, cs, &other, p, &leaf, &root, FIL_POR_PRIVATE_ROOT);
     expect_arg_error(cs);
     /* an index out of range */
     p->level[0].index = 8;
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     fil_cs_por(NULL, cs, &s, p, &leaf, &root, FIL_POR_PRIVATE_ROOT);
     expect_arg_error(cs);
     p->level[0].index = 0;
     /* an unknown mode */
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     fil_cs_por(NULL, cs, &s, p, &leaf, &root, (fil_por_root_mode)5);
     expect_arg_error(cs);
     /* a hash of an arity neptune's Filecoin trees do not use */
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     cs_num_t x[8] = {{0}};
     fil_cs_merkle_hash(cs, FIL_HASHER_POSEIDON, x, 3);
     expect_arg_error(cs);
 
     /* por_no_challenge_input: bits that do not fit, a constant bit */
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     cs_bool_t bits[6];
     for (int i = 0; i < 6; i++)
         bits[i] = cs_bit_alloc(cs, 0);
@@ -961,20 +942,20 @@ static void test_args(void **state)
         sib[i] = cs_num_alloc(cs, NULL);
     fil_cs_por_no_challenge_input(cs, &s, bits, 5, &n, sib, 2, &n);
     expect_arg_error(cs);
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     for (int i = 0; i < 6; i++)
         bits[i] = cs_bit_alloc(cs, 0);
     bits[4] = cs_bool_const(1);
     fil_cs_por_no_challenge_input(cs, &s, bits, 6, &n, sib, 2, &n);
     expect_arg_error(cs);
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     for (int i = 0; i < 6; i++)
         bits[i] = cs_bit_alloc(cs, 0);
     n = cs_num_alloc(cs, NULL);
     for (int i = 0; i < 14; i++)
         sib[i] = cs_num_alloc(cs, NULL);
     fil_cs_por_no_challenge_input(cs, &s, bits, 6, &n, sib, 2, &n);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
     free(p);
 }

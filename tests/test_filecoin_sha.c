@@ -10,6 +10,7 @@
 
 #include <openssl/sha.h>
 
+#include "cs_fixture.h"
 #include "test_util.h"
 
 #include "cuzk/cs.h"
@@ -18,27 +19,6 @@
 #include "cuzk/cs_uint32.h"
 #include "cuzk/cs_uint64.h"
 #include "cuzk/filecoin_sha.h"
-
-static cs_t *new_cs(cs_mode mode)
-{
-    cs_t *cs = NULL;
-    assert_int_equal(cs_new(&cs, mode, NULL), CUZK_OK);
-    return cs;
-}
-
-static void assert_ok(const cs_t *cs)
-{
-    cuzk_error_t err;
-    if (cs_status(cs, &err) != CUZK_OK)
-        fail_msg("cs: %s", err.msg);
-}
-
-static cs_counts_t counts(const cs_t *cs)
-{
-    cs_counts_t c;
-    cs_counts(&c, cs);
-    return c;
-}
 
 /* A random Fr and its 32-byte LE repr (a Filecoin domain). */
 static void rand_domain(fr_t *x, uint8_t bytes[32])
@@ -111,7 +91,7 @@ static void test_node_nums(void **state)
 {
     (void)state;
     for (int multi = 0; multi < 2; multi++) {
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         fr_t a, b;
         uint8_t la[32], lb[32], want[32];
         rand_domain(&a, la);
@@ -119,12 +99,12 @@ static void test_node_nums(void **state)
         cs_num_t x[2] = {cs_num_alloc(cs, &a), cs_num_alloc(cs, &b)};
         cs_num_t out =
             multi ? fil_cs_sha256_multi_leaf(cs, x, 2) : fil_cs_sha256_hash2(cs, &x[0], &x[1]);
-        cs_counts_t k = counts(cs);
+        cs_counts_t k = csf_counts(cs);
         assert_int_equal(k.constraints, 45379);
         assert_int_equal(k.aux - 2, 45331);
         assert_int_equal(fil_sha256_node(want, la, lb, NULL), CUZK_OK);
         assert_value(&out, want);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
     }
 }
@@ -135,7 +115,7 @@ static void test_node_nums(void **state)
 static void test_node_leaf_bits(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     fr_t a, b;
     uint8_t la[32], lb[32], want[32];
     rand_domain(&a, la);
@@ -144,10 +124,10 @@ static void test_node_leaf_bits(void **state)
     cs_bits_alloc_bytes_le(lbits, cs, la, 32);
     cs_bits_alloc_bytes_le(rbits, cs, lb, 32);
     cs_num_t out = fil_cs_sha256_leaf_bits(cs, lbits, 256, rbits, 256);
-    assert_int_equal(counts(cs).constraints, 45387);
+    assert_int_equal(csf_counts(cs).constraints, 45387);
     assert_int_equal(fil_sha256_node(want, la, lb, NULL), CUZK_OK);
     assert_value(&out, want);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 
@@ -157,7 +137,7 @@ static void test_multi_leaf(void **state)
 {
     (void)state;
     for (size_t n = 1; n <= 4; n++) {
-        cs_t *cs = new_cs(CS_CHECK);
+        cs_t *cs = csf_new(CS_CHECK);
         cs_num_t leaves[4];
         uint8_t bytes[128], want[32];
         for (size_t i = 0; i < n; i++) {
@@ -168,10 +148,10 @@ static void test_multi_leaf(void **state)
         cs_num_t out = fil_cs_sha256_multi_leaf(cs, leaves, n);
         assert_int_equal(fil_sha256_hash(want, bytes, 32 * n, NULL), CUZK_OK);
         assert_value(&out, want);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_free(cs);
     }
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     fil_cs_sha256_multi_leaf(cs, NULL, 0);
     assert_int_equal(cs_status(cs, NULL), CUZK_ERR_ARG);
     cs_free(cs);
@@ -183,7 +163,7 @@ static void test_multi_leaf(void **state)
 static void test_create_label_rfp(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     fr_t idf;
     uint8_t id[32], pbytes[FIL_LABEL_PARENTS][32], want[32];
     rand_domain(&idf, id);
@@ -204,10 +184,10 @@ static void test_create_label_rfp(void **state)
     cs_u32_const(&layer, 3);
     cs_u64_const(&node, 22);
     cs_num_t out = fil_cs_create_label(cs, idbits, 256, parents, 256, &layer, &node);
-    assert_int_equal(counts(cs).constraints, 532025);
+    assert_int_equal(csf_counts(cs).constraints, 532025);
     assert_int_equal(fil_create_label(want, id, 3, 22, pnative, NULL), CUZK_OK);
     assert_value(&out, want);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_free(cs);
     free(pbits);
 }
@@ -220,7 +200,7 @@ static void test_create_label_rfp(void **state)
  * six times, then the first) or later layers (14 twice, then the first 9). */
 static void porep_label(cs_mode mode, uint32_t layer_value, uint64_t fault_at, int *caught)
 {
-    cs_t *cs = new_cs(mode);
+    cs_t *cs = csf_new(mode);
     fr_t idf, pf[14];
     uint8_t id[32], pbytes[14][32], want[32];
     rand_domain(&idf, id);
@@ -247,21 +227,21 @@ static void porep_label(cs_mode mode, uint32_t layer_value, uint64_t fault_at, i
     cs_u64_t node;
     cs_u32_const(&layer, layer_value);
     cs_u64_alloc(&node, cs, node_value);
-    cs_counts_t k0 = counts(cs);
+    cs_counts_t k0 = csf_counts(cs);
     if (fault_at != UINT64_MAX) {
         fr_t two; /* never a bit's value: a changed value wherever it lands */
         fr_from_u64(&two, 2);
         cs_set_fault(cs, k0.aux + fault_at, &two);
     }
     cs_num_t out = fil_cs_create_label(cs, idbits, 256, parents, 256, &layer, &node);
-    cs_counts_t k1 = counts(cs);
+    cs_counts_t k1 = csf_counts(cs);
     assert_int_equal(k1.constraints - k0.constraints, 522269);
     assert_int_equal(k1.aux - k0.aux, 521749);
     if (mode == CS_CHECK && fault_at == UINT64_MAX) {
         assert_int_equal(fil_create_label(want, id, layer_value, node_value, pnative, NULL),
                          CUZK_OK);
         assert_value(&out, want);
-        assert_ok(cs);
+        csf_assert_ok(cs);
     }
     if (caught) {
         uint64_t row;
@@ -292,12 +272,12 @@ static void test_modes_agree(void **state)
     tu_rand_fr(&a);
     tu_rand_fr(&b);
     for (int m = 0; m < 4; m++) {
-        cs_t *cs = new_cs(modes[m]);
+        cs_t *cs = csf_new(modes[m]);
         cs_num_t x = cs_num_alloc(cs, &a), y = cs_num_alloc(cs, &b);
         cs_num_t out = fil_cs_sha256_hash2(cs, &x, &y);
         cs_num_inputize(cs, &out);
-        assert_ok(cs);
-        k[m] = counts(cs);
+        csf_assert_ok(cs);
+        k[m] = csf_counts(cs);
         cs_free(cs);
     }
     for (int m = 1; m < 4; m++)
@@ -312,7 +292,7 @@ static void test_modes_agree(void **state)
 static void test_label_args(void **state)
 {
     (void)state;
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     cs_bool_t id[256];
     for (int i = 0; i < 256; i++)
         id[i] = cs_bool_const(0);
@@ -328,10 +308,10 @@ static void test_label_args(void **state)
     assert_int_equal(cs_status(cs, &err), CUZK_ERR_ARG);
     cs_free(cs);
     /* all constant: costs only the packing */
-    cs = new_cs(CS_COUNT);
+    cs = csf_new(CS_COUNT);
     fil_cs_create_label(cs, id, 256, parents, 256, &layer, &node);
-    assert_int_equal(counts(cs).constraints, 1);
-    assert_ok(cs);
+    assert_int_equal(csf_counts(cs).constraints, 1);
+    csf_assert_ok(cs);
     cs_free(cs);
 }
 

@@ -21,21 +21,8 @@
 #include "cuzk/cs_num.h"
 #include "cuzk/filecoin_merkle.h"
 #include "cuzk/filecoin_update.h"
+#include "cs_fixture.h"
 #include "test_util.h"
-
-static cs_t *new_cs(cs_mode mode)
-{
-    cs_t *cs = NULL;
-    assert_int_equal(cs_new(&cs, mode, NULL), CUZK_OK);
-    return cs;
-}
-
-static void assert_ok(const cs_t *cs)
-{
-    cuzk_error_t err;
-    if (cs_status(cs, &err) != CUZK_OK)
-        fail_msg("update circuit: %s", err.msg);
-}
 
 static fil_update_shape_t shape_of(fil_update_kind kind, unsigned log2_nodes)
 {
@@ -52,9 +39,9 @@ static cs_counts_t count(const fil_update_shape_t *sh)
     cuzk_error_t err = {0};
     if (fil_update_witness_blank(&w, sh, &err) != CUZK_OK)
         fail_msg("blank: %s", err.msg);
-    cs_t *cs = new_cs(CS_COUNT);
+    cs_t *cs = csf_new(CS_COUNT);
     fil_cs_update(cs, sh, &w);
-    assert_ok(cs);
+    csf_assert_ok(cs);
     cs_counts_t k;
     cs_counts(&k, cs);
     cs_free(cs);
@@ -73,7 +60,7 @@ static void test_gen_challenge_bits_count(void **state)
                  {18, 568}, {19, 568}, {24, 4544}, {30, 5680}, {31, 5680}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fil_update_shape_t sh = shape_of(FIL_UPDATE_SHA, cases[i].lg);
-        cs_t *cs = new_cs(CS_COUNT);
+        cs_t *cs = csf_new(CS_COUNT);
         cs_num_t comm = cs_num_alloc(cs, NULL), k = cs_num_alloc(cs, NULL);
         cs_counts_t before, after;
         cs_counts(&before, cs);
@@ -81,7 +68,7 @@ static void test_gen_challenge_bits_count(void **state)
         cs_bool_t *out = malloc((size_t)sh.challenges * bits * sizeof *out);
         assert_non_null(out);
         fil_cs_update_gen_challenge_bits(out, cs, &comm, &k, sh.challenges, bits);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_counts(&after, cs);
         assert_int_equal(after.constraints - before.constraints, cases[i].constraints);
         free(out);
@@ -102,7 +89,7 @@ static void test_apex_por_count(void **state)
         {9, 2, 128, 5808515}, {10, 2, 128, 5808515}, {9, 4, 16, 771448}, {9, 8, 8, 453797},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cs_t *cs = new_cs(CS_COUNT);
+        cs_t *cs = csf_new(CS_COUNT);
         cs_num_t comm_d = cs_num_alloc(cs, NULL), leafs[128], path[8];
         cs_bool_t bits[8];
         unsigned pb = 0;
@@ -117,7 +104,7 @@ static void test_apex_por_count(void **state)
         cs_counts_t before, after;
         cs_counts(&before, cs);
         fil_cs_update_apex_por(cs, leafs, cases[i].leafs, bits, path, pb, &comm_d);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         cs_counts(&after, cs);
         assert_int_equal(after.constraints - before.constraints, cases[i].constraints);
         cs_free(cs);
@@ -376,7 +363,7 @@ static void make_instance(instance_t *in, fil_update_kind kind, unsigned lg, uns
  * by *bad; returns the cs. */
 static cs_t *check_run(const instance_t *in, int64_t fault_aux, const fr_t *bad)
 {
-    cs_t *cs = new_cs(CS_CHECK);
+    cs_t *cs = csf_new(CS_CHECK);
     if (fault_aux >= 0)
         cs_set_fault(cs, (uint64_t)fault_aux, bad);
     fil_cs_update(cs, &in->sh, &in->w);
@@ -402,7 +389,7 @@ static void test_witness(void **state)
         if (cs_unsatisfied(&row, where, sizeof where, cs))
             fail_msg("case %zu: constraint %llu (%s) is not satisfied", i, (unsigned long long)row,
                      where);
-        assert_ok(cs);
+        csf_assert_ok(cs);
         size_t n_in;
         const fr_t *inputs = cs_input_values(cs, &n_in);
         assert_int_equal(n_in, 5);

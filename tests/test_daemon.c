@@ -371,15 +371,28 @@ static void test_timeout_cancel(void **state)
     dfix_rig_open(r, &g, "timeout and cancel", 400000, 1);
     dfix_rig_start(r);
     daemon_request_t req = req_bp(NULL, 1);
-    uint64_t a = submit_ok(r->d, &req), b = submit_ok(r->d, &req), c = submit_ok(r->d, &req);
     daemon_result_t res;
     cuzk_error_t err = {0};
+    daemon_job_info_t info;
+    /* a on the device first: b and c are submitted only then (their
+     * witnesses could otherwise reach the device before a's) */
+    uint64_t a = submit_ok(r->d, &req);
+    for (int i = 0; i < 20000; i++) {
+        assert_int_equal(daemon_job_info(r->d, &info, a, &err), CUZK_OK);
+        if (info.state == ENGINE_JOB_RUNNING)
+            break;
+        dfix_sleep_ms(1);
+    }
+    assert_int_equal(info.state, ENGINE_JOB_RUNNING);
+    /* b's proof, after a's, runs long enough to be seen running and
+     * cancelled even on a slow (sanitized, loaded) machine */
+    engine_sim_set_delay(r->sim, 3000000);
+    uint64_t b = submit_ok(r->d, &req), c = submit_ok(r->d, &req);
     assert_int_equal(daemon_await(r->d, &res, a, 50, &err), CUZK_ERR_TIMEOUT);
     assert_int_equal(res.job_id, a);
     assert_null(res.proof);
     assert_int_equal(daemon_await(r->d, &res, a, 0, &err), CUZK_ERR_TIMEOUT);
     /* c waits behind a and b: cancelled while queued */
-    daemon_job_info_t info;
     assert_int_equal(daemon_job_info(r->d, &info, c, &err), CUZK_OK);
     assert_int_equal(info.state, ENGINE_JOB_QUEUED);
     assert_true(info.queue_position >= 1);
@@ -389,9 +402,6 @@ static void test_timeout_cancel(void **state)
     await_ok(r->d, &res, c, ENGINE_JOB_CANCELLED);
     assert_int_equal(res.error.code, CUZK_ERR_CANCELLED);
     daemon_result_free(&res);
-    /* b's proof, which starts after a's, runs long enough to be seen
-     * running and cancelled even on a slow (sanitized, loaded) machine */
-    engine_sim_set_delay(r->sim, 3000000);
     /* a kept running through its timeouts */
     await_ok(r->d, &res, a, ENGINE_JOB_DONE);
     check_bp(&res, 1);

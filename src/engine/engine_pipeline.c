@@ -365,11 +365,12 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
            k->dev[dev->index].resident && !e->stopping)
         eng_wait(e, &e->ready_cv);
     *scratch = k->dev[dev->index].scratch;
+    device_layout layout = k->dev[dev->index].layout; /* read under the mutex */
     ledger_stats_t ls;
     ledger_stats(&dev->ledger, &ls);
     eng_unlock(e);
     if (resident) { /* eng_key_plan's budget and layout */
-        *adm = (device_admit_t){dev->d.vram_capacity, 1, k->dev[dev->index].layout};
+        *adm = (device_admit_t){dev->d.vram_capacity, 1, layout};
         *streamed = adm->layout != DEVICE_RESIDENT;
         return OUT_PROVED;
     }

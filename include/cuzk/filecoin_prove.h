@@ -1,0 +1,89 @@
+/* One Filecoin partition from circuit inputs to a checked Groth16 witness,
+ * and the precompiled circuit each kind proves with.
+ *
+ * A partition (fil_partition_t) names its kind, its shape and borrowed
+ * pointers to what its circuit reads (filecoin_porep.h, filecoin_post.h,
+ * filecoin_update.h). fil_partition_witness synthesizes it in the witness
+ * back end and returns the full assignment [ONE, inputs, aux] that
+ * groth16_prove takes, with the circuit's own public inputs, which the
+ * caller compares with the inputs derived from public values
+ * (filecoin_inputs.h): a vanilla proof that does not fit its public values
+ * is refused before any proving.
+ *
+ * fil_circuit_load returns the kind's precompiled circuit (circuit.h) from
+ * a .ccs cache file, recording it with the record back end and writing the
+ * file on first use (written to a temporary name and renamed, so a crash
+ * never leaves a partial cache file; a cache file that does not read back
+ * is rebuilt).
+ *
+ * Rules: outputs first; pointers are required unless said otherwise; the
+ * partition's pointers are only read; reentrant. */
+#ifndef CUZK_FILECOIN_PROVE_H
+#define CUZK_FILECOIN_PROVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/circuit.h"
+#include "cuzk/cs.h"
+#include "cuzk/filecoin_circuits.h"
+#include "cuzk/filecoin_porep.h"
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_update.h"
+#include "cuzk/fr.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fil_partition {
+    fil_circuit_kind kind;
+    struct {
+        fil_porep_shape_t shape;
+        fil_porep_public_t pub;
+        const fil_porep_challenge_t *ch; /* shape.challenges */
+    } porep;
+    struct {
+        fil_post_shape_t shape;
+        unsigned sector_count;            /* the circuit's sectors */
+        const fil_post_sector_t *sectors; /* n_sectors (1..sector_count); the */
+        unsigned n_sectors;               /* last repeats to sector_count */
+    } post;
+    struct {
+        fil_update_shape_t shape;
+        const fil_update_witness_t *w;
+    } update;
+} fil_partition_t;
+
+/* The circuit of p into cs (any mode; values are read when cs_has_values). */
+void fil_partition_synth(cs_t *cs, const fil_partition_t *p);
+
+/* Synthesizes p with values. *w (malloc'd, *n_vars elements) is [ONE,
+ * inputs, aux]; its inputs are w[1 .. *n_inputs] (ONE not counted). With
+ * check set, every constraint is evaluated too, and an unsatisfied one is
+ * CUZK_ERR_ARG naming it. Returns CUZK_OK, CUZK_ERR_ARG (the partition's
+ * values break the circuit's contract), CUZK_ERR_NOMEM. */
+cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
+                                  const fil_partition_t *p, int check, cuzk_error_t *err);
+
+/* Where fil_circuit_load found the circuit. */
+typedef enum fil_circuit_source {
+    FIL_CIRCUIT_CACHED = 0,   /* read from the cache file */
+    FIL_CIRCUIT_RECORDED = 1, /* recorded now (no cache file yet, or none asked) */
+    FIL_CIRCUIT_REBUILT = 2   /* recorded now: the cache file did not read back */
+} fil_circuit_source;
+
+/* The blank circuit of kind at sector_size under api (fil_circuit_synth_blank)
+ * as a circuit_t, through the cache file cache_path (NULL: no cache).
+ * *source (may be NULL) says where it came from. Returns CUZK_OK,
+ * CUZK_ERR_ARG, CUZK_ERR_NOMEM, or CUZK_ERR_IO when the cache file cannot
+ * be written (so that a full disk is seen, not a slow start each time). */
+cuzk_status fil_circuit_load(circuit_t *out, fil_circuit_source *source, fil_circuit_kind kind,
+                             uint64_t sector_size, fil_api_version api, const char *cache_path,
+                             int threads, cuzk_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

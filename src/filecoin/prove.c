@@ -1,0 +1,150 @@
+/* Filecoin partitions to witnesses, and the circuit cache
+ * (filecoin_prove.h). */
+#include "cuzk/filecoin_prove.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/ccs.h"
+#include "cuzk/circuit_record.h"
+
+void fil_partition_synth(cs_t *cs, const fil_partition_t *p)
+{
+    switch (p->kind) {
+    case FIL_CIRCUIT_POREP: fil_cs_porep(cs, &p->porep.shape, &p->porep.pub, p->porep.ch); break;
+    case FIL_CIRCUIT_WINNING_POST:
+    case FIL_CIRCUIT_WINDOW_POST:
+        /* compound.rs circuit(): the vanilla sectors padded with the last */
+        for (unsigned i = 0; i < p->post.sector_count; i++) {
+            unsigned j = i < p->post.n_sectors ? i : p->post.n_sectors - 1;
+            fil_cs_post_sector(cs, &p->post.shape, &p->post.sectors[j]);
+        }
+        break;
+    case FIL_CIRCUIT_SNAP_DEALS:
+    case FIL_CIRCUIT_SNAP_DEALS_POSEIDON: fil_cs_update(cs, &p->update.shape, p->update.w); break;
+    default: cs_fail(cs, CUZK_ERR_ARG, "unknown circuit kind %d", (int)p->kind); break;
+    }
+}
+
+static cuzk_status partition_check(const fil_partition_t *p, cuzk_error_t *err)
+{
+    switch (p->kind) {
+    case FIL_CIRCUIT_POREP:
+        if (!p->porep.ch)
+            return cuzk_error_set(err, CUZK_ERR_ARG, "porep partition: no challenges");
+        return fil_porep_shape_check(&p->porep.shape, err);
+    case FIL_CIRCUIT_WINNING_POST:
+    case FIL_CIRCUIT_WINDOW_POST:
+        if (!p->post.sectors || p->post.n_sectors == 0 || p->post.n_sectors > p->post.sector_count)
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "post partition: %u sectors for a circuit of %u (1 or more, "
+                                  "at most the circuit's)",
+                                  p->post.n_sectors, p->post.sector_count);
+        return fil_post_shape_check(&p->post.shape, err);
+    case FIL_CIRCUIT_SNAP_DEALS:
+    case FIL_CIRCUIT_SNAP_DEALS_POSEIDON:
+        if (!p->update.w)
+            return cuzk_error_set(err, CUZK_ERR_ARG, "snap-deals partition: no witness");
+        return CUZK_OK;
+    default: return cuzk_error_set(err, CUZK_ERR_ARG, "unknown circuit kind %d", (int)p->kind);
+    }
+}
+
+cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
+                                  const fil_partition_t *p, int check, cuzk_error_t *err)
+{
+    *w = NULL;
+    cuzk_status st = partition_check(p, err);
+    if (st != CUZK_OK)
+        return st;
+    cs_t *cs = NULL;
+    if ((st = cs_new(&cs, check ? CS_CHECK : CS_WITNESS, err)) != CUZK_OK)
+        return st;
+    fil_partition_synth(cs, p);
+    if ((st = cs_status(cs, err)) != CUZK_OK) {
+        cs_free(cs);
+        return st;
+    }
+    uint64_t row;
+    char where[256];
+    if (check && cs_unsatisfied(&row, where, sizeof where, cs)) {
+        cs_free(cs);
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "%s partition: constraint %llu (%s) is not satisfied: the "
+                              "vanilla proof is not valid",
+                              fil_circuit_kind_str(p->kind), (unsigned long long)row, where);
+    }
+    size_t ni = 0, na = 0;
+    const fr_t *in = cs_input_values(cs, &ni);
+    const fr_t *aux = cs_aux_values(cs, &na);
+    fr_t *out = malloc((ni + na) * sizeof *out);
+    if (!out) {
+        cs_free(cs);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s witness: no memory for %zu values",
+                              fil_circuit_kind_str(p->kind), ni + na);
+    }
+    memcpy(out, in, ni * sizeof *out);
+    memcpy(out + ni, aux, na * sizeof *out);
+    cs_free(cs);
+    *w = out;
+    *n_vars = ni + na;
+    *n_inputs = ni - 1;
+    return CUZK_OK;
+}
+
+static cuzk_status record(circuit_t *out, fil_circuit_kind kind, uint64_t sector_size,
+                          fil_api_version api, cuzk_error_t *err)
+{
+    cs_t *cs = NULL;
+    cuzk_status st = cs_new(&cs, CS_RECORD, err);
+    if (st != CUZK_OK)
+        return st;
+    st = fil_circuit_synth_blank(cs, kind, sector_size, api, err);
+    if (st == CUZK_OK)
+        st = circuit_from_record_take(out, cs, err);
+    cs_free(cs);
+    return st;
+}
+
+cuzk_status fil_circuit_load(circuit_t *out, fil_circuit_source *source, fil_circuit_kind kind,
+                             uint64_t sector_size, fil_api_version api, const char *cache_path,
+                             int threads, cuzk_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    fil_circuit_source src = FIL_CIRCUIT_RECORDED;
+    cuzk_status st;
+    if (cache_path && access(cache_path, F_OK) == 0) {
+        if (ccs_read_file(out, cache_path, threads, NULL) == CUZK_OK) {
+            if (source)
+                *source = FIL_CIRCUIT_CACHED;
+            return CUZK_OK;
+        }
+        src = FIL_CIRCUIT_REBUILT; /* a damaged or stale cache is never trusted */
+        circuit_free(out);
+    }
+    if ((st = record(out, kind, sector_size, api, err)) != CUZK_OK)
+        return st;
+    if (source)
+        *source = src;
+    if (!cache_path)
+        return CUZK_OK;
+    size_t len = strlen(cache_path) + 32;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        circuit_free(out);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit cache: no memory");
+    }
+    snprintf(tmp, len, "%s.tmp.%ld", cache_path, (long)getpid());
+    st = ccs_write_file(tmp, out, err);
+    if (st == CUZK_OK && rename(tmp, cache_path) != 0) {
+        remove(tmp);
+        st = cuzk_error_set(err, CUZK_ERR_IO, "circuit cache: cannot rename %s to %s", tmp,
+                            cache_path);
+    }
+    free(tmp);
+    if (st != CUZK_OK)
+        circuit_free(out);
+    return st;
+}

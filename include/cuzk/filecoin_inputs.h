@@ -107,6 +107,15 @@ cuzk_status fil_post_inputs(fr_t *out, size_t cap, size_t *n, const fil_post_par
                             const uint8_t randomness[32], const fil_post_pub_sector_t *sectors,
                             size_t n_sectors, unsigned k, cuzk_error_t *err);
 
+/* The same from partition k's own sectors (1..sector_count of them), as a
+ * prover of one partition holds them (window_post.rs
+ * generate_single_window_post_with_vanilla): sector i is at place
+ * k * sector_count + i of the proof. */
+cuzk_status fil_post_partition_inputs(fr_t *out, size_t cap, size_t *n, const fil_post_params_t *pp,
+                                      const uint8_t randomness[32],
+                                      const fil_post_pub_sector_t *sectors, size_t n_sectors,
+                                      unsigned k, cuzk_error_t *err);
+
 /* WinningPoSt's verifier-side sector list: the challenged sector repeated
  * sector_count (66) times into out (which holds pp->sector_count). */
 void fil_post_winning_sectors(fil_post_pub_sector_t *out, const fil_post_params_t *pp,

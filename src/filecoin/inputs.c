@@ -164,38 +164,51 @@ unsigned fil_post_partitions(const fil_post_params_t *pp, size_t n_sectors)
     return (unsigned)((n_sectors + pp->sector_count - 1) / pp->sector_count);
 }
 
-cuzk_status fil_post_inputs(fr_t *out, size_t cap, size_t *n, const fil_post_params_t *pp,
-                            const uint8_t randomness[32], const fil_post_pub_sector_t *sectors,
-                            size_t n_sectors, unsigned k, cuzk_error_t *err)
+cuzk_status fil_post_partition_inputs(fr_t *out, size_t cap, size_t *n, const fil_post_params_t *pp,
+                                      const uint8_t randomness[32],
+                                      const fil_post_pub_sector_t *sectors, size_t n_sectors,
+                                      unsigned k, cuzk_error_t *err)
 {
     size_t per = 1 + (size_t)pp->challenge_count;
     size_t need = per * pp->sector_count;
     cuzk_status st = room(need, cap, "post inputs", err);
     if (st != CUZK_OK)
         return st;
+    if (n_sectors == 0 || n_sectors > pp->sector_count)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "post partition %u: %zu sectors (1 to %u per partition)", k,
+                              n_sectors, pp->sector_count);
+    uint64_t leaves[16];
+    if (pp->challenge_count > sizeof leaves / sizeof leaves[0])
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%u challenges per sector: at most 16",
+                              pp->challenge_count);
+    for (size_t i = 0; i < n_sectors; i++) {
+        const fil_post_pub_sector_t *s = &sectors[i];
+        fr_t *row = &out[per * i];
+        uint64_t place = (uint64_t)k * pp->sector_count + i;
+        if ((st = domain(&row[0], s->comm_r, "a sector's comm_r", err)) != CUZK_OK ||
+            (st = fil_post_sector_leaves(leaves, pp, randomness, s->id, place, err)) != CUZK_OK)
+            return st;
+        for (unsigned c = 0; c < pp->challenge_count; c++)
+            fr_from_u64(&row[1 + c], leaves[c]);
+    }
+    for (size_t i = n_sectors; i < pp->sector_count; i++) /* the last sector again */
+        memcpy(&out[per * i], &out[per * (n_sectors - 1)], per * sizeof *out);
+    *n = need;
+    return CUZK_OK;
+}
+
+cuzk_status fil_post_inputs(fr_t *out, size_t cap, size_t *n, const fil_post_params_t *pp,
+                            const uint8_t randomness[32], const fil_post_pub_sector_t *sectors,
+                            size_t n_sectors, unsigned k, cuzk_error_t *err)
+{
     size_t first = (size_t)k * pp->sector_count;
     if (first >= n_sectors)
         return cuzk_error_set(err, CUZK_ERR_ARG,
                               "post partition %u holds no sector (%zu sectors, %u per partition)",
                               k, n_sectors, pp->sector_count);
     size_t here = n_sectors - first < pp->sector_count ? n_sectors - first : pp->sector_count;
-    uint64_t leaves[16];
-    if (pp->challenge_count > sizeof leaves / sizeof leaves[0])
-        return cuzk_error_set(err, CUZK_ERR_ARG, "%u challenges per sector: at most 16",
-                              pp->challenge_count);
-    for (size_t i = 0; i < here; i++) {
-        const fil_post_pub_sector_t *s = &sectors[first + i];
-        fr_t *row = &out[per * i];
-        if ((st = domain(&row[0], s->comm_r, "a sector's comm_r", err)) != CUZK_OK ||
-            (st = fil_post_sector_leaves(leaves, pp, randomness, s->id, first + i, err)) != CUZK_OK)
-            return st;
-        for (unsigned c = 0; c < pp->challenge_count; c++)
-            fr_from_u64(&row[1 + c], leaves[c]);
-    }
-    for (size_t i = here; i < pp->sector_count; i++) /* the last sector again */
-        memcpy(&out[per * i], &out[per * (here - 1)], per * sizeof *out);
-    *n = need;
-    return CUZK_OK;
+    return fil_post_partition_inputs(out, cap, n, pp, randomness, sectors + first, here, k, err);
 }
 
 void fil_post_winning_sectors(fil_post_pub_sector_t *out, const fil_post_params_t *pp,

@@ -4,7 +4,9 @@
  * post_vproof). It parses; every inclusion path hashes to comm_r_last;
  * Poseidon-2(comm_c, comm_r_last) = comm_r; the challenged leaves are the
  * published ones; and the real proof satisfies our WindowPoSt circuit for
- * that sector. Truncated and corrupted copies fail cleanly. */
+ * that sector. Truncated and corrupted copies fail cleanly. The writer
+ * gives the file back byte for byte and refuses proofs that do not fit
+ * their shape. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -142,7 +144,75 @@ static void test_bad_bytes(void **state)
     memcpy(b, g_bytes, g_len);
     b[40] = 2; /* two sectors */
     assert_int_equal(fil_post_vproof_parse(v, b, g_len, &err), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "vanilla_proof.sectors at offset 40"));
+    memcpy(b, g_bytes, g_len);
+    /* the first proof's sub_proof length (after the tag and the 9-level
+     * base path of 8 + 9 * (8 + 7 * 32 + 8) bytes): a sub tree is one
+     * level */
+    at = 56 + 4 + 8 + 9 * (8 + 7 * 32 + 8);
+    assert_int_equal(b[at], 1);
+    b[at] = 2;
+    assert_int_equal(fil_post_vproof_parse(v, b, g_len, &err), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "inclusion_proofs[0].sub_proof at offset 2228"));
+    memcpy(b, g_bytes, g_len);
+    b[at + 8] = 3; /* the sub level's sibling count: 3, not the first proof's 7 */
+    assert_int_equal(fil_post_vproof_parse(v, b, g_len, &err), CUZK_ERR_FORMAT);
     free(b);
+    free(v);
+}
+
+/* Parsing then writing gives the file back, byte for byte. */
+static void test_write_round_trip(void **state)
+{
+    (void)state;
+    fil_post_vproof_t *v = malloc(sizeof *v);
+    assert_non_null(v);
+    cuzk_error_t err = {0};
+    assert_int_equal(fil_post_vproof_parse(v, g_bytes, g_len, &err), CUZK_OK);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    if (fil_post_vproof_write(&out, &n, v, &err) != CUZK_OK)
+        fail_msg("write: %s", err.msg);
+    assert_int_equal(n, g_len);
+    assert_memory_equal(out, g_bytes, g_len);
+    free(out);
+    free(v);
+}
+
+/* The writer refuses what it cannot write as the shape says. */
+static void test_write_rejects(void **state)
+{
+    (void)state;
+    fil_post_vproof_t *v = malloc(sizeof *v);
+    assert_non_null(v);
+    cuzk_error_t err = {0};
+    uint8_t *out = NULL;
+    size_t n = 0;
+    assert_int_equal(fil_post_vproof_parse(v, g_bytes, g_len, &err), CUZK_OK);
+    v->n_proofs = 0;
+    assert_int_equal(fil_post_vproof_write(&out, &n, v, &err), CUZK_ERR_ARG);
+    assert_null(out);
+    v->n_proofs = 10;
+    v->paths[3].level[2].arity = 4; /* a base level of another arity */
+    assert_int_equal(fil_post_vproof_write(&out, &n, v, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "inclusion_proofs[3]"));
+    assert_null(out);
+    assert_int_equal(n, 0);
+    v->paths[3].level[2].arity = 8;
+    v->paths[5].level[8].index = 8; /* the sub level's index */
+    assert_int_equal(fil_post_vproof_write(&out, &n, v, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "inclusion_proofs[5]"));
+    v->paths[5].level[8].index = 0;
+    v->shape.top_arity = 2; /* top without its level */
+    assert_int_equal(fil_post_vproof_write(&out, &n, v, &err), CUZK_ERR_ARG);
+    v->shape.top_arity = 0;
+    v->shape.base_arity = 3;
+    assert_int_equal(fil_post_vproof_write(&out, &n, v, &err), CUZK_ERR_ARG);
+    v->shape.base_arity = 8;
+    assert_int_equal(fil_post_vproof_write(&out, &n, v, &err), CUZK_OK);
+    assert_int_equal(n, g_len);
+    free(out);
+    assert_int_equal(fil_post_vproof_write(NULL, &n, v, &err), CUZK_ERR_ARG);
     free(v);
 }
 
@@ -152,6 +222,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_and_check),
         cmocka_unit_test(test_bad_bytes),
+        cmocka_unit_test(test_write_round_trip),
+        cmocka_unit_test(test_write_rejects),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

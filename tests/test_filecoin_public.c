@@ -210,6 +210,9 @@ static void test_snap(void **state)
     p.partition = sh.partitions;
     assert_int_equal(fil_public_check(&p, &err), CUZK_ERR_ARG);
     p.partition = 0;
+    p.have &= ~(unsigned)FIL_PUB_PARTITION; /* the whole proof */
+    assert_int_equal(fil_public_check(&p, &err), CUZK_OK);
+    assert_int_equal(fil_public_partitions(&p), sh.partitions);
     p.have &= ~(unsigned)FIL_PUB_H;
     assert_int_equal(fil_public_check(&p, &err), CUZK_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "\"h\""));

@@ -18,7 +18,8 @@
  * present, replica_id is checked against them); PoSt randomness, sectors
  * (WinningPoSt: the one challenged sector; WindowPoSt: the proof's sectors
  * in order, or with "partition" that partition's own); SnapDeals
- * comm_r_old, comm_d_new, comm_r_new, h, partition. Unknown members are
+ * comm_r_old, comm_d_new, comm_r_new, h (and "partition" for one
+ * partition's proof). Unknown members are
  * refused (a typo never silently drops a value).
  *
  * Rules: outputs first; err names the member; reentrant. */
@@ -88,7 +89,8 @@ void fil_public_free(fil_public_t *p); /* the sectors; accepts a zeroed p */
 void fil_prover_id(uint8_t out[32], uint64_t miner_id);
 
 /* The number of partitions the proof has (porep: the seal proof's;
- * WindowPoSt: by sector count, 1 with "partition"; others 1). */
+ * WindowPoSt: by sector count; SnapDeals: the sector size's; 1 with
+ * "partition"; WinningPoSt 1). */
 unsigned fil_public_partitions(const fil_public_t *p);
 
 /* The public inputs of partition i of the proof (with "partition" set,

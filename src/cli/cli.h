@@ -14,6 +14,11 @@ int cmd_gen_circuit(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 /* cmd_filecoin.c: Filecoin's circuits (info, circuit). */
 int cmd_filecoin(int argc, char **argv);
+/* cmd_filecoin_prove.c: `cuzk filecoin setup|prove|verify`; argv[0] is the
+ * subcommand. */
+int cmd_filecoin_prove(int argc, char **argv);
+/* cmd_filecoin_gen.c: `cuzk filecoin gen-vanilla`; argv[0] is the subcommand. */
+int cmd_filecoin_gen(int argc, char **argv);
 /* The proving daemon (cmd_daemon.c): serves until SIGINT/SIGTERM; exit 0
  * after a signal, 2 for usage, a bad config or a start-up failure. */
 int cmd_daemon(int argc, char **argv);

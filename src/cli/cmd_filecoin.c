@@ -53,6 +53,7 @@ static int usage(void)
         "       cuzk filecoin circuit --circuit C --sector-size S [--api V] --out FILE.ccs\n"
         "       cuzk filecoin parents --sector-size S --porep-id N [--api V] NODE...\n"
         "       cuzk filecoin parent-cache --sector-size S --porep-id N [--api V] [--out FILE]\n"
+        "       cuzk filecoin gen-vanilla|setup|prove|verify ... (each with --help)\n"
         "         (without --out: where filecoin-proofs keeps it, $FIL_PROOFS_PARENT_CACHE or\n"
         "          /var/tmp/filecoin-parents, made when missing)\n"
         "  C: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
@@ -373,6 +374,11 @@ static int parent_cache(const fc_args_t *a)
 
 int cmd_filecoin(int argc, char **argv)
 {
+    if (argc >= 2 &&
+        (!strcmp(argv[1], "setup") || !strcmp(argv[1], "prove") || !strcmp(argv[1], "verify")))
+        return cmd_filecoin_prove(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "gen-vanilla"))
+        return cmd_filecoin_gen(argc - 1, argv + 1);
     fc_args_t a;
     int rc = parse(&a, argc, argv);
     if (rc != CLI_OK)

@@ -237,16 +237,14 @@ cuzk_status fil_public_check(const fil_public_t *p, cuzk_error_t *err)
                                   pp.sector_count, p->n_sectors);
         return CUZK_OK;
     }
-    if ((st = need(p,
-                   FIL_PUB_COMM_R_OLD | FIL_PUB_COMM_D_NEW | FIL_PUB_COMM_R_NEW | FIL_PUB_H |
-                       FIL_PUB_PARTITION,
+    if ((st = need(p, FIL_PUB_COMM_R_OLD | FIL_PUB_COMM_D_NEW | FIL_PUB_COMM_R_NEW | FIL_PUB_H,
                    err)) != CUZK_OK)
         return st;
     fil_update_shape_t sh;
     fil_update_kind uk = p->kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
     if ((st = fil_update_shape_init(&sh, uk, p->sector_size / FIL_NODE_SIZE, err)) != CUZK_OK)
         return st;
-    if (p->partition >= sh.partitions)
+    if ((p->have & FIL_PUB_PARTITION) && p->partition >= sh.partitions)
         return cuzk_error_set(err, CUZK_ERR_ARG, "public values: partition %u of %u", p->partition,
                               sh.partitions);
     return CUZK_OK;
@@ -361,6 +359,14 @@ unsigned fil_public_partitions(const fil_public_t *p)
         if (fil_post_params(&pp, p->kind, p->sector_size, p->api, NULL) != CUZK_OK)
             return 0;
         return fil_post_partitions(&pp, p->n_sectors);
+    }
+    if (p->kind == FIL_CIRCUIT_SNAP_DEALS || p->kind == FIL_CIRCUIT_SNAP_DEALS_POSEIDON) {
+        fil_update_shape_t sh;
+        fil_update_kind uk =
+            p->kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
+        if (fil_update_shape_init(&sh, uk, p->sector_size / FIL_NODE_SIZE, NULL) != CUZK_OK)
+            return 0;
+        return sh.partitions;
     }
     return 1;
 }

@@ -1,0 +1,335 @@
+/* `cuzk filecoin gen-vanilla`: real test inputs for Filecoin proofs. Seals
+ * small sectors for real (filecoin_seal.h) and writes what a sealer and a
+ * PoSt worker hand the prover, in their real formats, with the public
+ * values beside them (filecoin_public.h):
+ *
+ *   gen-vanilla --kind K --sector-size S [--seed N] [--api V]
+ *               [--sectors N] [--miner-id N] [--threads N] --out DIR
+ *
+ *   DIR/public.json           the public values (the verifier's input);
+ *   DIR/sector-<id>.vproof     PoSt: one bincode FallbackPoStSectorProof
+ *                              per sector (WinningPoSt: one sector, its 66
+ *                              challenges; WindowPoSt: --sectors sectors,
+ *                              default one partition's worth, 10 each);
+ *   DIR/partition-<k>.vproof   SnapDeals: a sealed sector updated with new
+ *                              data (h_default), one bincode PartitionProof
+ *                              per partition.
+ *
+ * Everything is drawn from --seed (default 1): the data, the ticket, the
+ * randomness, so a run is reproducible. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <openssl/evp.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "cuzk/filecoin_inputs.h"
+#include "cuzk/filecoin_public.h"
+#include "cuzk/filecoin_seal.h"
+#include "cuzk/filecoin_snap.h"
+#include "cuzk/filecoin_vanilla.h"
+
+typedef struct gen_args {
+    fil_circuit_kind kind;
+    uint64_t sector_size, seed, miner_id, sectors;
+    fil_api_version api;
+    int threads;
+    const char *out;
+} gen_args_t;
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: cuzk filecoin gen-vanilla --kind K --sector-size S [--seed N] [--api V]\n"
+            "                                 [--sectors N] [--miner-id N] [--threads N]\n"
+            "                                 --out DIR\n"
+            "  K: winning-post, window-post, snap-deals, snap-deals-poseidon\n"
+            "  S: 2KiB, 8MiB, 512MiB (snap-deals-poseidon: 32GiB and up only)\n");
+    return CLI_USAGE;
+}
+
+static int parse(gen_args_t *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->kind = FIL_CIRCUIT_COUNT;
+    a->api = FIL_API_1_1;
+    a->seed = 1;
+    a->miner_id = 1000;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        cuzk_error_t err = {0};
+        cuzk_status st = CUZK_OK;
+        if (!v)
+            return usage();
+        i++;
+        char *end = NULL;
+        unsigned long long u = strtoull(v, &end, 10);
+        int num = *v && !*end && v[0] != '-';
+        if (!strcmp(o, "--kind"))
+            st = fil_circuit_kind_parse(&a->kind, v, &err);
+        else if (!strcmp(o, "--sector-size"))
+            st = fil_sector_size_parse(&a->sector_size, v, &err);
+        else if (!strcmp(o, "--api"))
+            st = fil_api_version_parse(&a->api, v, &err);
+        else if (!strcmp(o, "--out"))
+            a->out = v;
+        else if (num && !strcmp(o, "--seed"))
+            a->seed = u;
+        else if (num && !strcmp(o, "--miner-id"))
+            a->miner_id = u;
+        else if (num && u > 0 && u <= 100000 && !strcmp(o, "--sectors"))
+            a->sectors = u;
+        else if (num && u <= 1024 && !strcmp(o, "--threads"))
+            a->threads = (int)u;
+        else {
+            fprintf(stderr, "cuzk filecoin gen-vanilla: bad option %s %s\n", o, v);
+            return usage();
+        }
+        if (st != CUZK_OK)
+            return cli_fail("filecoin gen-vanilla", o, &err);
+    }
+    if (a->kind == FIL_CIRCUIT_COUNT || !a->sector_size || !a->out)
+        return usage();
+    return CLI_OK;
+}
+
+/* 32 bytes of a labelled draw from the seed, an Fr (top two bits clear). */
+static void draw(uint8_t out[32], uint64_t seed, const char *label, uint64_t i)
+{
+    uint8_t buf[128];
+    size_t n = 0, l = strlen(label) < 64 ? strlen(label) : 64;
+    memcpy(buf, "cuzk gen-vanilla ", 17);
+    n = 17;
+    memcpy(buf + n, label, l);
+    n += l;
+    for (int k = 0; k < 8; k++)
+        buf[n++] = (uint8_t)(seed >> (8 * k));
+    for (int k = 0; k < 8; k++)
+        buf[n++] = (uint8_t)(i >> (8 * k));
+    unsigned len = 32;
+    if (EVP_Digest(buf, n, out, &len, EVP_sha256(), NULL) != 1)
+        memset(out, 0, 32); /* never happens with OpenSSL's SHA-256 */
+    out[31] &= 0x3f;
+}
+
+static int write_bytes(const char *dir, const char *name, const void *data, size_t len)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (!path)
+        return 0;
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        fprintf(stderr, "cuzk filecoin gen-vanilla: cannot write %s\n", path);
+        remove(path);
+    }
+    free(path);
+    return ok;
+}
+
+/* A sector of the PoSt's seal proof (its sector size under the API's
+ * interactive proof). */
+static cuzk_status seal_one(fil_sealed_t **out, const gen_args_t *a, uint64_t sector_id,
+                            cuzk_error_t *err)
+{
+    fil_seal_proof sp;
+    cuzk_status st = fil_seal_from_size(&sp, a->sector_size,
+                                        a->api == FIL_API_1_0 ? FIL_API_1_0 : FIL_API_1_1, err);
+    if (st != CUZK_OK)
+        return st;
+    uint8_t prover[32], ticket[32];
+    fil_prover_id(prover, a->miner_id);
+    draw(ticket, a->seed, "ticket", sector_id);
+    return fil_seal(out, sp, prover, sector_id, ticket, NULL, a->seed ^ (sector_id << 20),
+                    a->threads, err);
+}
+
+static int gen_post(const gen_args_t *a)
+{
+    cuzk_error_t err = {0};
+    fil_post_params_t pp;
+    if (fil_post_params(&pp, a->kind, a->sector_size, a->api, &err) != CUZK_OK)
+        return cli_fail("filecoin gen-vanilla", "--kind", &err);
+    uint64_t n = a->kind == FIL_CIRCUIT_WINNING_POST ? 1
+                 : a->sectors                        ? a->sectors
+                                                     : pp.sector_count;
+    if (a->kind == FIL_CIRCUIT_WINNING_POST && a->sectors > 1) {
+        fprintf(stderr, "cuzk filecoin gen-vanilla: a winning-post proof has one sector\n");
+        return CLI_USAGE;
+    }
+    unsigned per = a->kind == FIL_CIRCUIT_WINNING_POST ? pp.sector_count : pp.challenge_count;
+    fil_public_t pub;
+    memset(&pub, 0, sizeof pub);
+    pub.kind = a->kind;
+    pub.sector_size = a->sector_size;
+    pub.api = a->api;
+    pub.miner_id = a->miner_id;
+    pub.have = FIL_PUB_RANDOMNESS | FIL_PUB_SECTORS | FIL_PUB_MINER_ID;
+    draw(pub.randomness, a->seed, "randomness", 0);
+    pub.sectors = calloc(n, sizeof *pub.sectors);
+    pub.n_sectors = n;
+    fil_post_vproof_t *v = malloc(sizeof *v);
+    int rc = CLI_USAGE;
+    if (!pub.sectors || !v)
+        goto out;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t id = 1 + i;
+        fil_sealed_t *s = NULL;
+        uint64_t leaves[FIL_POST_VPROOF_MAX_PROOFS];
+        if (per > sizeof leaves / sizeof leaves[0]) {
+            fprintf(stderr, "cuzk filecoin gen-vanilla: %u challenges per sector\n", per);
+            goto out;
+        }
+        /* The leaves a prover draws for this sector: WinningPoSt's 66 are
+         * the circuit's 66 places of one challenge each; WindowPoSt's 10
+         * sit at the sector's place in the proof. */
+        if (a->kind == FIL_CIRCUIT_WINNING_POST) {
+            for (unsigned j = 0; j < per; j++)
+                if (fil_post_sector_leaves(&leaves[j], &pp, pub.randomness, id, j, &err) != CUZK_OK)
+                    goto fail;
+        } else if (fil_post_sector_leaves(leaves, &pp, pub.randomness, id, i, &err) != CUZK_OK) {
+            goto fail;
+        }
+        if (seal_one(&s, a, id, &err) != CUZK_OK)
+            goto fail;
+        cuzk_status st = fil_sealed_post_vproof(v, s, leaves, per, &err);
+        fil_sealed_free(s);
+        if (st != CUZK_OK)
+            goto fail;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        if (fil_post_vproof_write(&bytes, &len, v, &err) != CUZK_OK)
+            goto fail;
+        char name[64];
+        snprintf(name, sizeof name, "sector-%llu.vproof", (unsigned long long)id);
+        int ok = write_bytes(a->out, name, bytes, len);
+        free(bytes);
+        if (!ok)
+            goto out;
+        pub.sectors[i].id = id;
+        fr_to_le(pub.sectors[i].comm_r, &v->comm_r);
+    }
+    char *json = NULL;
+    if (fil_public_write(&json, &pub, &err) != CUZK_OK)
+        goto fail;
+    int ok = write_bytes(a->out, "public.json", json, strlen(json));
+    free(json);
+    if (ok) {
+        printf("%s: %llu %s sector proof%s of %s, public.json\n", a->out, (unsigned long long)n,
+               fil_circuit_kind_str(a->kind), n == 1 ? "" : "s",
+               fil_sector_size_str(a->sector_size));
+        rc = CLI_OK;
+    }
+    goto out;
+fail:
+    rc = cli_fail("filecoin gen-vanilla", fil_circuit_kind_str(a->kind), &err);
+out:
+    free(v);
+    fil_public_free(&pub);
+    return rc;
+}
+
+static int gen_snap(const gen_args_t *a)
+{
+    cuzk_error_t err = {0};
+    fil_update_kind uk = a->kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
+    fil_update_shape_t sh;
+    if (fil_update_shape_init(&sh, uk, a->sector_size / FIL_NODE_SIZE, &err) != CUZK_OK)
+        return cli_fail("filecoin gen-vanilla", "--sector-size", &err);
+    const uint64_t nodes = sh.nodes;
+    fil_sealed_t *s = NULL;
+    fil_snap_update_t *u = NULL;
+    fr_t *r_old = malloc(nodes * sizeof *r_old), *d_new = malloc(nodes * sizeof *d_new), comm_c;
+    int rc = CLI_USAGE;
+    if (!r_old || !d_new)
+        goto out;
+    if (seal_one(&s, a, 1, &err) != CUZK_OK)
+        goto fail;
+    for (uint64_t i = 0; i < nodes; i++) {
+        uint8_t b[32];
+        if (fil_sealed_replica(&r_old[i], s, i, &err) != CUZK_OK)
+            goto fail;
+        draw(b, a->seed, "new data", i); /* fr32: top two bits clear */
+        if (fr_from_le(&d_new[i], b) != CUZK_OK)
+            goto out;
+    }
+    fil_sealed_comm_c(&comm_c, s);
+    if (fil_snap_encode(&u, uk, nodes, r_old, &comm_c, d_new, sh.hs[3], &err) != CUZK_OK)
+        goto fail;
+    for (unsigned k = 0; k < sh.partitions; k++) {
+        fil_snap_vproof_t v;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        if (fil_snap_update_vproof(&v, u, k, &err) != CUZK_OK)
+            goto fail;
+        cuzk_status st = fil_snap_vproof_write(&bytes, &len, &v, &err);
+        fil_snap_vproof_free(&v);
+        if (st != CUZK_OK)
+            goto fail;
+        char name[64];
+        snprintf(name, sizeof name, "partition-%u.vproof", k);
+        int ok = write_bytes(a->out, name, bytes, len);
+        free(bytes);
+        if (!ok)
+            goto out;
+    }
+    fil_snap_public_t sp;
+    fil_snap_update_public(&sp, u, 0);
+    fil_public_t pub;
+    memset(&pub, 0, sizeof pub);
+    pub.kind = a->kind;
+    pub.sector_size = a->sector_size;
+    pub.api = a->api;
+    pub.h = sp.h;
+    fr_to_le(pub.comm_r_old, &sp.comm_r_old);
+    fr_to_le(pub.comm_d_new, &sp.comm_d_new);
+    fr_to_le(pub.comm_r_new, &sp.comm_r_new);
+    pub.have = FIL_PUB_COMM_R_OLD | FIL_PUB_COMM_D_NEW | FIL_PUB_COMM_R_NEW | FIL_PUB_H;
+    char *json = NULL;
+    if (fil_public_write(&json, &pub, &err) != CUZK_OK)
+        goto fail;
+    int ok = write_bytes(a->out, "public.json", json, strlen(json));
+    free(json);
+    if (ok) {
+        printf("%s: %u %s partition proof%s of %s, public.json\n", a->out, sh.partitions,
+               fil_circuit_kind_str(a->kind), sh.partitions == 1 ? "" : "s",
+               fil_sector_size_str(a->sector_size));
+        rc = CLI_OK;
+    }
+    goto out;
+fail:
+    rc = cli_fail("filecoin gen-vanilla", fil_circuit_kind_str(a->kind), &err);
+out:
+    fil_snap_update_free(u);
+    fil_sealed_free(s);
+    free(r_old);
+    free(d_new);
+    return rc;
+}
+
+int cmd_filecoin_gen(int argc, char **argv)
+{
+    gen_args_t a;
+    int rc = parse(&a, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    if (mkdir(a.out, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cuzk filecoin gen-vanilla: cannot make %s: %s\n", a.out, strerror(errno));
+        return CLI_USAGE;
+    }
+    if (a.kind == FIL_CIRCUIT_WINNING_POST || a.kind == FIL_CIRCUIT_WINDOW_POST)
+        return gen_post(&a);
+    if (a.kind == FIL_CIRCUIT_SNAP_DEALS || a.kind == FIL_CIRCUIT_SNAP_DEALS_POSEIDON)
+        return gen_snap(&a);
+    fprintf(stderr, "cuzk filecoin gen-vanilla: --kind %s is not generated yet\n",
+            fil_circuit_kind_str(a.kind));
+    return CLI_USAGE;
+}

@@ -1,0 +1,932 @@
+/* `cuzk filecoin setup|prove|verify`: Filecoin proofs from vanilla proofs,
+ * with the real v28 parameter files (or insecure test ones made by setup
+ * under the same names).
+ *
+ *   setup --kind K --sector-size S [--api V] [--seed N] [--params-dir DIR]
+ *       an INSECURE key pair <stem>.params / <stem>.vk for the circuit, for
+ *       tests and benchmarks without the real parameters;
+ *   prove --kind K --sector-size S --vanilla FILE... [--public FILE]
+ *         [value flags] [--params-dir DIR] [--circuit-cache DIR]
+ *         [--device cpu|cuda] [--threads N] [--public-out FILE] --out FILE
+ *       every partition proved, each verified against the inputs derived
+ *       from the public values (filecoin_public.h) before the proofs (192
+ *       bytes each, in partition order) are written;
+ *   verify --public FILE [value flags] [--params-dir DIR | --vk FILE] PROOF
+ *       exit 0 valid, 1 invalid, 2 bad input.
+ *
+ * Value flags override or complete the public values: --api V,
+ * --randomness HEX, --miner-id N, --sector-id N, --partition K,
+ * --comm-r-old HEX, --comm-d-new HEX, --comm-r-new HEX, --h N (HEX: 64
+ * digits, the 32 bytes as stored). The parameter folder defaults to
+ * $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters;
+ * the circuit cache to the parameter folder. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_backend.h"
+#include "cli_util.h"
+#include "cuzk/bellperson.h"
+#include "cuzk/filecoin_params.h"
+#include "cuzk/filecoin_prove.h"
+#include "cuzk/filecoin_public.h"
+#include "cuzk/filecoin_update.h"
+#include "cuzk/filecoin_vanilla.h"
+#include "cuzk/groth16.h"
+#include "cuzk/key.h"
+#include "cuzk/key_load.h"
+#include "cuzk/key_write.h"
+#include "cuzk/prover.h"
+#include "cuzk/setup.h"
+
+#define MAX_VANILLA 4096
+/* Bumped whenever a circuit's R1CS changes, so an old cache is not read. */
+#define CIRCUIT_REV "r1"
+
+typedef struct fp_args {
+    const char *sub;
+    fil_circuit_kind kind;
+    uint64_t sector_size;
+    fil_public_t over; /* values from flags (have bits say which) */
+    int have_api;
+    uint64_t seed;
+    int threads;
+    device_kind device;
+    const char *out, *public_path, *public_out, *params_dir, *cache_dir, *vk_path;
+    const char *vanilla[MAX_VANILLA];
+    int n_vanilla;
+    const char *proof_path;
+} fp_args_t;
+
+static int usage(const char *sub)
+{
+    fprintf(stderr,
+            "usage: cuzk filecoin setup --kind K --sector-size S [--api V] [--seed N]\n"
+            "                           [--params-dir DIR] [--threads N]\n"
+            "       cuzk filecoin prove --kind K --sector-size S --vanilla FILE...\n"
+            "                           [--public FILE] [values] [--params-dir DIR]\n"
+            "                           [--circuit-cache DIR] [--device cpu|cuda]\n"
+            "                           [--threads N] [--public-out FILE] --out PROOF\n"
+            "       cuzk filecoin verify --public FILE [values] [--params-dir DIR | --vk FILE]\n"
+            "                            PROOF\n"
+            "  K: winning-post, window-post, snap-deals, snap-deals-poseidon\n"
+            "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
+            "  values: --api V --randomness HEX --miner-id N --sector-id N --partition K\n"
+            "          --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX --h N\n"
+            "  (cuzk filecoin %s: see the usage above)\n",
+            sub);
+    return CLI_USAGE;
+}
+
+static cuzk_status hex32(uint8_t out[32], const char *s, const char *what, cuzk_error_t *err)
+{
+    if (strlen(s) != 64)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s must be 64 hex digits", what);
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", s[2 * i]) ||
+            !strchr("0123456789abcdefABCDEF", s[2 * i + 1]))
+            return cuzk_error_set(err, CUZK_ERR_ARG, "%s: not hex at %d", what, 2 * i);
+        out[i] = (uint8_t)v;
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status uint_arg(uint64_t *out, const char *s, const char *what, cuzk_error_t *err)
+{
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || s[0] == '-')
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: '%s' is not a whole number", what, s);
+    *out = v;
+    return CUZK_OK;
+}
+
+static int parse(fp_args_t *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->sub = argv[0];
+    a->kind = FIL_CIRCUIT_COUNT;
+    a->device = DEVICE_AUTO;
+    a->over.api = FIL_API_1_1;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        cuzk_error_t err = {0};
+        cuzk_status st = CUZK_OK;
+        uint64_t u = 0;
+        if (o[0] != '-') {
+            if (!strcmp(a->sub, "verify") && !a->proof_path) {
+                a->proof_path = o;
+                continue;
+            }
+            return usage(a->sub);
+        }
+        if (!strcmp(o, "--vanilla")) {
+            /* every following non-option argument is a vanilla file */
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                if (a->n_vanilla == MAX_VANILLA) {
+                    fprintf(stderr, "cuzk filecoin: more than %d vanilla files\n", MAX_VANILLA);
+                    return CLI_USAGE;
+                }
+                a->vanilla[a->n_vanilla++] = argv[++i];
+            }
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "cuzk filecoin %s: %s needs a value\n", a->sub, o);
+            return CLI_USAGE;
+        }
+        i++;
+        if (!strcmp(o, "--kind"))
+            st = fil_circuit_kind_parse(&a->kind, v, &err);
+        else if (!strcmp(o, "--sector-size"))
+            st = fil_sector_size_parse(&a->sector_size, v, &err);
+        else if (!strcmp(o, "--api")) {
+            st = fil_api_version_parse(&a->over.api, v, &err);
+            a->have_api = 1;
+        } else if (!strcmp(o, "--seed"))
+            st = uint_arg(&a->seed, v, o, &err);
+        else if (!strcmp(o, "--threads")) {
+            st = uint_arg(&u, v, o, &err);
+            a->threads = (int)u;
+        } else if (!strcmp(o, "--device")) {
+            if (!cli_device_arg(&a->device, "filecoin", v))
+                return CLI_USAGE;
+        } else if (!strcmp(o, "--out"))
+            a->out = v;
+        else if (!strcmp(o, "--public"))
+            a->public_path = v;
+        else if (!strcmp(o, "--public-out"))
+            a->public_out = v;
+        else if (!strcmp(o, "--params-dir"))
+            a->params_dir = v;
+        else if (!strcmp(o, "--circuit-cache"))
+            a->cache_dir = v;
+        else if (!strcmp(o, "--vk"))
+            a->vk_path = v;
+        else if (!strcmp(o, "--randomness")) {
+            st = hex32(a->over.randomness, v, o, &err);
+            a->over.have |= FIL_PUB_RANDOMNESS;
+        } else if (!strcmp(o, "--comm-r-old")) {
+            st = hex32(a->over.comm_r_old, v, o, &err);
+            a->over.have |= FIL_PUB_COMM_R_OLD;
+        } else if (!strcmp(o, "--comm-d-new")) {
+            st = hex32(a->over.comm_d_new, v, o, &err);
+            a->over.have |= FIL_PUB_COMM_D_NEW;
+        } else if (!strcmp(o, "--comm-r-new")) {
+            st = hex32(a->over.comm_r_new, v, o, &err);
+            a->over.have |= FIL_PUB_COMM_R_NEW;
+        } else if (!strcmp(o, "--miner-id")) {
+            st = uint_arg(&a->over.miner_id, v, o, &err);
+            a->over.have |= FIL_PUB_MINER_ID;
+        } else if (!strcmp(o, "--sector-id")) {
+            st = uint_arg(&a->over.sector_id, v, o, &err);
+            a->over.have |= FIL_PUB_SECTOR_ID;
+        } else if (!strcmp(o, "--partition") || !strcmp(o, "--h")) {
+            st = uint_arg(&u, v, o, &err);
+            if (st == CUZK_OK && u > (1u << 20))
+                st = cuzk_error_set(&err, CUZK_ERR_ARG, "%s %s is out of range", o, v);
+            *(o[2] == 'p' ? &a->over.partition : &a->over.h) = (unsigned)u;
+            a->over.have |= o[2] == 'p' ? FIL_PUB_PARTITION : FIL_PUB_H;
+        } else {
+            fprintf(stderr, "cuzk filecoin %s: unknown option %s\n", a->sub, o);
+            return usage(a->sub);
+        }
+        if (st != CUZK_OK)
+            return cli_fail("filecoin", o, &err);
+    }
+    return CLI_OK;
+}
+
+static const char *params_dir(const fp_args_t *a)
+{
+    return a->params_dir ? a->params_dir : fil_params_dir_default();
+}
+
+/* Copies the values given by flags over p. */
+static void apply_flags(fil_public_t *p, const fp_args_t *a)
+{
+    const fil_public_t *o = &a->over;
+    if (a->have_api)
+        p->api = o->api;
+    if (o->have & FIL_PUB_RANDOMNESS)
+        memcpy(p->randomness, o->randomness, 32);
+    if (o->have & FIL_PUB_COMM_R_OLD)
+        memcpy(p->comm_r_old, o->comm_r_old, 32);
+    if (o->have & FIL_PUB_COMM_D_NEW)
+        memcpy(p->comm_d_new, o->comm_d_new, 32);
+    if (o->have & FIL_PUB_COMM_R_NEW)
+        memcpy(p->comm_r_new, o->comm_r_new, 32);
+    if (o->have & FIL_PUB_MINER_ID)
+        p->miner_id = o->miner_id;
+    if (o->have & FIL_PUB_SECTOR_ID)
+        p->sector_id = o->sector_id;
+    if (o->have & FIL_PUB_PARTITION)
+        p->partition = o->partition;
+    if (o->have & FIL_PUB_H)
+        p->h = o->h;
+    p->have |= o->have;
+}
+
+static int read_all(uint8_t **out, size_t *n, const char *path)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cuzk filecoin: cannot open %s\n", path);
+        return 0;
+    }
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    for (size_t got; buf && (got = fread(buf + len, 1, cap - len, f)) > 0;) {
+        len += got;
+        if (len == cap) {
+            uint8_t *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        fprintf(stderr, "cuzk filecoin: cannot read %s\n", path);
+        free(buf);
+        return 0;
+    }
+    *out = buf;
+    *n = len;
+    return 1;
+}
+
+/* The public values: --public (if given), then the flags. */
+static int load_public(fil_public_t *p, const fp_args_t *a)
+{
+    cuzk_error_t err = {0};
+    memset(p, 0, sizeof *p);
+    if (a->public_path) {
+        uint8_t *b;
+        size_t n;
+        if (!read_all(&b, &n, a->public_path))
+            return 0;
+        cuzk_status st = fil_public_parse(p, b, n, &err);
+        free(b);
+        if (st != CUZK_OK) {
+            cli_fail("filecoin", a->public_path, &err);
+            return 0;
+        }
+        if ((a->kind != FIL_CIRCUIT_COUNT && a->kind != p->kind) ||
+            (a->sector_size && a->sector_size != p->sector_size)) {
+            fprintf(stderr,
+                    "cuzk filecoin: %s is a %s proof of %s sectors, not what the "
+                    "flags say\n",
+                    a->public_path, fil_circuit_kind_str(p->kind),
+                    fil_sector_size_str(p->sector_size));
+            fil_public_free(p);
+            return 0;
+        }
+    } else {
+        p->kind = a->kind;
+        p->sector_size = a->sector_size;
+        p->api = FIL_API_1_1;
+    }
+    apply_flags(p, a);
+    return 1;
+}
+
+static int key_paths(char *params, char *vk, size_t cap, fil_circuit_kind kind,
+                     uint64_t sector_size, fil_api_version api, const char *dir, int need_params,
+                     char *stem, size_t stem_cap)
+{
+    cuzk_error_t err = {0};
+    if (fil_params_stem(stem, stem_cap, kind, sector_size, api, &err) != CUZK_OK ||
+        (params &&
+         fil_params_path(params, cap, dir, stem, "params", need_params, &err) != CUZK_OK) ||
+        (vk && fil_params_path(vk, cap, dir, stem, "vk", 1, &err) != CUZK_OK)) {
+        cli_fail("filecoin", "parameters", &err);
+        return 0;
+    }
+    return 1;
+}
+
+static int load_circuit(circuit_t *c, const fp_args_t *a, fil_circuit_kind kind,
+                        uint64_t sector_size, fil_api_version api, const char *stem)
+{
+    cuzk_error_t err = {0};
+    const char *dir = a->cache_dir ? a->cache_dir : params_dir(a);
+    size_t len = strlen(dir) + strlen(stem) + 32;
+    char *path = malloc(len);
+    if (!path)
+        return 0;
+    snprintf(path, len, "%s/%s.cuzk-%s.ccs", dir, stem, CIRCUIT_REV);
+    double t0 = cli_now();
+    fil_circuit_source src;
+    cuzk_status st = fil_circuit_load(c, &src, kind, sector_size, api, path, a->threads, &err);
+    if (st == CUZK_OK && src != FIL_CIRCUIT_CACHED)
+        fprintf(stderr, "cuzk filecoin: circuit %s %s (%u constraints) in %.2f s -> %s\n",
+                src == FIL_CIRCUIT_REBUILT ? "re-recorded (the cache was unusable)" : "recorded",
+                fil_circuit_kind_str(kind), c->n_rows, cli_now() - t0, path);
+    free(path);
+    if (st != CUZK_OK)
+        cli_fail("filecoin", "circuit", &err);
+    return st == CUZK_OK;
+}
+
+static int cmd_setup_(const fp_args_t *a)
+{
+    if (a->kind == FIL_CIRCUIT_COUNT || !a->sector_size)
+        return usage(a->sub);
+    char stem[256], params[4096], vk[4096];
+    const char *dir = params_dir(a);
+    cuzk_error_t err = {0};
+    if (fil_params_stem(stem, sizeof stem, a->kind, a->sector_size, a->over.api, &err) != CUZK_OK ||
+        fil_params_path(params, sizeof params, dir, stem, "params", 0, &err) != CUZK_OK ||
+        fil_params_path(vk, sizeof vk, dir, stem, "vk", 0, &err) != CUZK_OK)
+        return cli_fail("filecoin setup", "parameters", &err);
+    fprintf(stderr,
+            "cuzk filecoin setup: WARNING: insecure test parameters (toxic waste from seed "
+            "%llu): never use them on chain\n",
+            (unsigned long long)a->seed);
+    circuit_t c;
+    if (!load_circuit(&c, a, a->kind, a->sector_size, a->over.api, stem))
+        return CLI_USAGE;
+    double t0 = cli_now();
+    groth16_key_t k = {0};
+    int rc = CLI_USAGE;
+    if (groth16_setup(&k, &c, GROTH16_BELLPERSON, a->seed, a->threads, &err) != CUZK_OK)
+        rc = cli_fail("filecoin setup", "setup", &err);
+    else if (bellperson_params_write_file(params, &k, &err) != CUZK_OK)
+        rc = cli_fail("filecoin setup", params, &err);
+    else if (bellperson_vk_write_file(vk, &k.vk, &err) != CUZK_OK)
+        rc = cli_fail("filecoin setup", vk, &err);
+    else {
+        printf("%s: %u constraints, %u inputs, domain 2^%u, in %.2f s\n%s\n", params, c.n_rows,
+               c.n_public, k.log_m, cli_now() - t0, vk);
+        rc = CLI_OK;
+    }
+    groth16_key_free(&k);
+    circuit_free(&c);
+    return rc;
+}
+
+/* ---- PoSt vanilla proofs ---- */
+
+/* The sector proofs as read: a parsed FallbackPoStSectorProof is large
+ * (room for 66 paths), so each is parsed into one scratch copy and only its
+ * own paths are kept. */
+typedef struct post_sector_proof {
+    uint64_t sector_id;
+    fr_t comm_r, comm_c, comm_r_last;
+    fil_tree_shape_t shape;
+    unsigned n_proofs;
+    fil_merkle_path_t *paths;
+} post_sector_proof_t;
+
+typedef struct post_vanilla {
+    post_sector_proof_t *v; /* n */
+    int n;
+} post_vanilla_t;
+
+static void post_vanilla_free(post_vanilla_t *pv)
+{
+    for (int i = 0; pv->v && i < pv->n; i++)
+        free(pv->v[i].paths);
+    free(pv->v);
+    pv->v = NULL;
+}
+
+static int post_vanilla_load(post_vanilla_t *pv, const fp_args_t *a)
+{
+    pv->v = calloc((size_t)a->n_vanilla, sizeof *pv->v);
+    pv->n = 0;
+    fil_post_vproof_t *scratch = malloc(sizeof *scratch);
+    int ok = pv->v && scratch;
+    if (!ok)
+        fprintf(stderr, "cuzk filecoin: out of memory for %d vanilla proofs\n", a->n_vanilla);
+    for (int i = 0; ok && i < a->n_vanilla; i++) {
+        uint8_t *b;
+        size_t n;
+        cuzk_error_t err = {0};
+        if (!(ok = read_all(&b, &n, a->vanilla[i])))
+            break;
+        cuzk_status st = fil_post_vproof_parse(scratch, b, n, &err);
+        free(b);
+        if (st != CUZK_OK) {
+            cli_fail("filecoin prove", a->vanilla[i], &err);
+            ok = 0;
+            break;
+        }
+        post_sector_proof_t *d = &pv->v[i];
+        d->paths = malloc(scratch->n_proofs * sizeof *d->paths);
+        if (!(ok = d->paths != NULL))
+            break;
+        d->sector_id = scratch->sector_id;
+        d->comm_r = scratch->comm_r;
+        d->comm_c = scratch->comm_c;
+        d->comm_r_last = scratch->comm_r_last;
+        d->shape = scratch->shape;
+        d->n_proofs = scratch->n_proofs;
+        memcpy(d->paths, scratch->paths, scratch->n_proofs * sizeof *d->paths);
+        pv->n++;
+    }
+    free(scratch);
+    return ok;
+}
+
+/* The public sectors are the vanilla proofs' (ids and comm_r), in order. */
+static int post_public_sectors(fil_public_t *p, const post_vanilla_t *pv)
+{
+    if (p->have & FIL_PUB_SECTORS) {
+        if (p->n_sectors != (size_t)pv->n) {
+            fprintf(stderr, "cuzk filecoin prove: %zu public sectors but %d vanilla proofs\n",
+                    p->n_sectors, pv->n);
+            return 0;
+        }
+        for (int i = 0; i < pv->n; i++) {
+            uint8_t cr[32];
+            fr_to_le(cr, &pv->v[i].comm_r);
+            if (p->sectors[i].id != pv->v[i].sector_id || memcmp(cr, p->sectors[i].comm_r, 32)) {
+                fprintf(stderr,
+                        "cuzk filecoin prove: vanilla proof %d is of sector %llu, not the "
+                        "public sector %llu with its comm_r\n",
+                        i, (unsigned long long)pv->v[i].sector_id,
+                        (unsigned long long)p->sectors[i].id);
+                return 0;
+            }
+        }
+        return 1;
+    }
+    p->sectors = calloc((size_t)pv->n, sizeof *p->sectors);
+    if (!p->sectors)
+        return 0;
+    for (int i = 0; i < pv->n; i++) {
+        p->sectors[i].id = pv->v[i].sector_id;
+        fr_to_le(p->sectors[i].comm_r, &pv->v[i].comm_r);
+    }
+    p->n_sectors = (size_t)pv->n;
+    p->have |= FIL_PUB_SECTORS;
+    return 1;
+}
+
+/* Partition i's circuit sectors: WindowPoSt takes the partition's vanilla
+ * sectors (10 paths each); WinningPoSt spreads its one sector's 66 paths
+ * over the circuit's 66 sectors of one challenge each
+ * (post_util.rs single_partition_vanilla_proofs). */
+static int post_partition_sectors(fil_post_sector_t **out, unsigned *n, const fil_public_t *p,
+                                  const post_vanilla_t *pv, const fil_post_params_t *pp, unsigned i)
+{
+    unsigned count, first = (p->have & FIL_PUB_PARTITION) ? 0 : i * pp->sector_count;
+    if (p->kind == FIL_CIRCUIT_WINNING_POST)
+        count = pp->sector_count;
+    else
+        count = (unsigned)((size_t)pv->n - first < pp->sector_count ? (size_t)pv->n - first
+                                                                    : pp->sector_count);
+    fil_tree_shape_t tree;
+    unsigned levels = 0;
+    if (fil_sector_tree(&tree, p->sector_size, NULL) != CUZK_OK ||
+        fil_tree_shape_levels(NULL, &levels, &tree, p->sector_size / FIL_NODE_SIZE, NULL) !=
+            CUZK_OK)
+        return 0;
+    for (int k = 0; k < pv->n; k++) {
+        const post_sector_proof_t *v = &pv->v[k];
+        int ok = v->shape.base_arity == tree.base_arity && v->shape.sub_arity == tree.sub_arity &&
+                 v->shape.top_arity == tree.top_arity;
+        for (unsigned j = 0; ok && j < v->n_proofs; j++)
+            ok = v->paths[j].n_levels == levels;
+        if (!ok) {
+            fprintf(stderr,
+                    "cuzk filecoin prove: the vanilla proof of sector %llu has paths of a "
+                    "%u-%u-%u tree; a %s sector's are %u-%u-%u with %u levels\n",
+                    (unsigned long long)v->sector_id, v->shape.base_arity, v->shape.sub_arity,
+                    v->shape.top_arity, fil_sector_size_str(p->sector_size), tree.base_arity,
+                    tree.sub_arity, tree.top_arity, levels);
+            return 0;
+        }
+    }
+    fil_post_sector_t *s = calloc(count, sizeof *s);
+    if (!s)
+        return 0;
+    for (unsigned j = 0; j < count; j++) {
+        const post_sector_proof_t *v =
+            p->kind == FIL_CIRCUIT_WINNING_POST ? &pv->v[0] : &pv->v[first + j];
+        unsigned per = pp->challenge_count, at = p->kind == FIL_CIRCUIT_WINNING_POST ? j : 0;
+        if (v->n_proofs < at + per) {
+            fprintf(stderr,
+                    "cuzk filecoin prove: the vanilla proof of sector %llu holds %u inclusion "
+                    "proofs; this proof needs %u\n",
+                    (unsigned long long)v->sector_id, v->n_proofs,
+                    p->kind == FIL_CIRCUIT_WINNING_POST ? pp->sector_count : per);
+            free(s);
+            return 0;
+        }
+        s[j].comm_r = v->comm_r;
+        s[j].comm_c = v->comm_c;
+        s[j].comm_r_last = v->comm_r_last;
+        for (unsigned c = 0; c < per; c++) {
+            s[j].paths[c] = v->paths[at + c];
+            s[j].leafs[c] = v->paths[at + c].leaf;
+        }
+    }
+    *out = s;
+    *n = count;
+    return 1;
+}
+
+/* A witness the circuit's gadgets refuse (CUZK_ERR_ARG: a value breaks
+ * their contract, as a wrong encoding does) comes from an invalid vanilla
+ * proof: exit 1; anything else (memory) exit 2. */
+static int witness_rc(cuzk_status st, const cuzk_error_t *err)
+{
+    if (st == CUZK_OK)
+        return CLI_OK;
+    if (st == CUZK_ERR_ARG) {
+        fprintf(stderr, "cuzk filecoin prove: witness: %s: the vanilla proof is not valid\n",
+                err->msg);
+        return CLI_INVALID;
+    }
+    return cli_fail("filecoin prove", "witness", err);
+}
+
+/* The witness of PoSt partition i. */
+static int post_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
+                        const post_vanilla_t *pv, const fil_post_params_t *pp, unsigned i)
+{
+    fil_post_sector_t *secs = NULL;
+    unsigned n_secs = 0;
+    cuzk_error_t err = {0};
+    if (!post_partition_sectors(&secs, &n_secs, p, pv, pp, i))
+        return CLI_USAGE;
+    fil_partition_t part;
+    memset(&part, 0, sizeof part);
+    part.kind = p->kind;
+    part.post.shape.nodes = p->sector_size / FIL_NODE_SIZE;
+    part.post.shape.challenges = pp->challenge_count;
+    part.post.sector_count = pp->sector_count;
+    part.post.sectors = secs;
+    part.post.n_sectors = n_secs;
+    cuzk_status st = fil_sector_tree(&part.post.shape.tree, p->sector_size, &err);
+    if (st == CUZK_OK)
+        st = fil_partition_witness(w, n_vars, n_w_in, &part, 0, &err);
+    free(secs);
+    return witness_rc(st, &err);
+}
+
+/* The witness of SnapDeals partition i from its PartitionProof file.
+ * A proof that does not fit the public values is invalid (exit 1); one
+ * that does not parse is bad input (exit 2). */
+static int snap_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
+                        const char *path, unsigned i)
+{
+    cuzk_error_t err = {0};
+    fil_update_kind uk = p->kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
+    fil_partition_t part;
+    memset(&part, 0, sizeof part);
+    part.kind = p->kind;
+    if (fil_update_shape_init(&part.update.shape, uk, p->sector_size / FIL_NODE_SIZE, &err) !=
+        CUZK_OK)
+        return cli_fail("filecoin prove", "--sector-size", &err);
+    uint8_t *b;
+    size_t n;
+    if (!read_all(&b, &n, path))
+        return CLI_USAGE;
+    fil_snap_vproof_t v;
+    cuzk_status st = fil_snap_vproof_parse(&v, &part.update.shape, b, n, &err);
+    free(b);
+    if (st != CUZK_OK)
+        return cli_fail("filecoin prove", path, &err);
+    fil_snap_public_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.k = (p->have & FIL_PUB_PARTITION) ? p->partition : i;
+    sp.h = p->h;
+    int rc = CLI_USAGE;
+    if (fr_from_le(&sp.comm_r_old, p->comm_r_old) != CUZK_OK ||
+        fr_from_le(&sp.comm_d_new, p->comm_d_new) != CUZK_OK ||
+        fr_from_le(&sp.comm_r_new, p->comm_r_new) != CUZK_OK) {
+        fprintf(stderr, "cuzk filecoin prove: a commitment is not a field element\n");
+        goto out;
+    }
+    fil_update_witness_t uw;
+    if (fil_snap_vproof_witness(&uw, &part.update.shape, &v, &sp, &err) != CUZK_OK) {
+        fprintf(stderr,
+                "cuzk filecoin prove: %s: %s: the vanilla proof does not fit the "
+                "public values\n",
+                path, err.msg);
+        rc = CLI_INVALID;
+        goto out;
+    }
+    part.update.w = &uw;
+    st = fil_partition_witness(w, n_vars, n_w_in, &part, 0, &err);
+    fil_update_witness_free(&uw);
+    rc = witness_rc(st, &err);
+out:
+    fil_snap_vproof_free(&v);
+    return rc;
+}
+
+/* Proves partition i of the witness w against inputs in[0..n_in), checking
+ * everything first. Returns CLI_OK, CLI_INVALID (the vanilla proof does not
+ * fit), CLI_USAGE. */
+static int prove_one(groth16_proof_t *proof, const groth16_pk_t *pk, const groth16_vk_t *vk,
+                     const circuit_t *c, const fr_t *w, size_t n_vars, size_t n_w_in,
+                     const fr_t *in, size_t n_in, const cli_backend_t *be, int threads, unsigned i)
+{
+    cuzk_error_t err = {0};
+    if (n_vars != c->n_vars || n_w_in != n_in || n_in != c->n_public) {
+        fprintf(stderr,
+                "cuzk filecoin prove: partition %u: the witness has %zu variables and %zu "
+                "inputs; the circuit %u and %u; derived inputs %zu\n",
+                i, n_vars, n_w_in, c->n_vars, c->n_public, n_in);
+        return CLI_USAGE;
+    }
+    for (size_t j = 0; j < n_in; j++)
+        if (!fr_equal(&w[1 + j], &in[j])) {
+            fprintf(stderr,
+                    "cuzk filecoin prove: partition %u: public input %zu of the vanilla proof "
+                    "is not the one the public values give: the vanilla proof does not belong "
+                    "to them\n",
+                    i, j);
+            return CLI_INVALID;
+        }
+    uint32_t bad = 0;
+    if (circuit_check(&bad, c, w, threads) != CUZK_OK)
+        return CLI_USAGE;
+    if (bad != UINT32_MAX) {
+        fprintf(stderr,
+                "cuzk filecoin prove: partition %u: constraint %u is not satisfied: the "
+                "vanilla proof is not valid\n",
+                i, bad);
+        return CLI_INVALID;
+    }
+    groth16_prove_opts_t opts = {threads, 0, NULL};
+    fr_t r, s;
+    if (fr_random(&r, &err) != CUZK_OK || fr_random(&s, &err) != CUZK_OK)
+        return cli_fail("filecoin prove", "blinding", &err);
+    if (groth16_prove(proof, pk, c, w, &r, &s, be->be, &opts, &err) != CUZK_OK)
+        return cli_fail("filecoin prove", "prove", &err);
+    int valid = 0;
+    if (groth16_verify(&valid, vk, proof, in, n_in, &err) != CUZK_OK)
+        return cli_fail("filecoin prove", "verify", &err);
+    if (!valid) {
+        fprintf(stderr,
+                "cuzk filecoin prove: partition %u: the proof does not verify against "
+                "the .vk (do the .params and .vk belong together?)\n",
+                i);
+        return CLI_INVALID;
+    }
+    return CLI_OK;
+}
+
+static int write_file(const char *path, const void *data, size_t len)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return 0;
+    snprintf(tmp, n, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok) {
+        remove(tmp);
+        fprintf(stderr, "cuzk filecoin: cannot write %s\n", path);
+    }
+    free(tmp);
+    return ok;
+}
+
+static int cmd_prove_(const fp_args_t *a)
+{
+    if (!a->out || a->n_vanilla == 0 ||
+        (!a->public_path && (a->kind == FIL_CIRCUIT_COUNT || !a->sector_size)))
+        return usage(a->sub);
+    fil_public_t p;
+    if (!load_public(&p, a))
+        return CLI_USAGE;
+    int post = p.kind == FIL_CIRCUIT_WINNING_POST || p.kind == FIL_CIRCUIT_WINDOW_POST;
+    int snap = p.kind == FIL_CIRCUIT_SNAP_DEALS || p.kind == FIL_CIRCUIT_SNAP_DEALS_POSEIDON;
+    if (!post && !snap) {
+        fprintf(stderr, "cuzk filecoin prove: --kind %s is not provable yet\n",
+                fil_circuit_kind_str(p.kind));
+        fil_public_free(&p);
+        return CLI_USAGE;
+    }
+    int rc = CLI_USAGE;
+    cuzk_error_t err = {0};
+    post_vanilla_t pv = {0};
+    bellperson_params_t bp;
+    memset(&bp, 0, sizeof bp);
+    groth16_vk_t vk;
+    memset(&vk, 0, sizeof vk);
+    groth16_pk_t pk;
+    memset(&pk, 0, sizeof pk);
+    circuit_t c;
+    memset(&c, 0, sizeof c);
+    cli_backend_t be;
+    memset(&be, 0, sizeof be);
+    groth16_proof_t *proofs = NULL;
+    uint8_t *bytes = NULL;
+    fr_t *in = NULL;
+    char stem[256], params[4096], vkp[4096];
+    fil_post_params_t pp;
+    double t0 = cli_now();
+    if (post && (!post_vanilla_load(&pv, a) || !post_public_sectors(&p, &pv)))
+        goto out;
+    if (fil_public_check(&p, &err) != CUZK_OK ||
+        (post && fil_post_params(&pp, p.kind, p.sector_size, p.api, &err) != CUZK_OK)) {
+        rc = cli_fail("filecoin prove", "public values", &err);
+        goto out;
+    }
+    unsigned parts = fil_public_partitions(&p);
+    if (snap && (unsigned)a->n_vanilla != parts) {
+        fprintf(stderr,
+                "cuzk filecoin prove: %d vanilla proofs for %u partitions (one PartitionProof "
+                "per partition, in order)\n",
+                a->n_vanilla, parts);
+        goto out;
+    }
+    if (!key_paths(params, vkp, sizeof params, p.kind, p.sector_size, p.api, params_dir(a), 1, stem,
+                   sizeof stem))
+        goto out;
+    if (bellperson_params_open(&bp, params, BELLPERSON_CHECK_KEY, a->threads, &err) != CUZK_OK) {
+        rc = cli_fail("filecoin prove", params, &err);
+        goto out;
+    }
+    if (bellperson_vk_load(&vk, vkp, &err) != CUZK_OK) {
+        rc = cli_fail("filecoin prove", vkp, &err);
+        goto out;
+    }
+    if (!load_circuit(&c, a, p.kind, p.sector_size, p.api, stem))
+        goto out;
+    if (groth16_pk_from_params(&pk, &bp, c.n_vars, &err) != CUZK_OK ||
+        bp.vk.n_ic != (size_t)c.n_public + 1 || vk.n_ic != bp.vk.n_ic) {
+        if (!err.msg[0])
+            cuzk_error_set(&err, CUZK_ERR_FORMAT,
+                           "the key has %zu IC points (.vk: %zu); the circuit has %u inputs",
+                           bp.vk.n_ic, vk.n_ic, c.n_public);
+        rc = cli_fail("filecoin prove", params, &err);
+        goto out;
+    }
+    if (cli_backend_open(&be, a->device, 0, &err) != CUZK_OK) {
+        rc = cli_fail("filecoin prove", "--device", &err);
+        goto out;
+    }
+    proofs = calloc(parts, sizeof *proofs);
+    bytes = calloc(parts, BELLPERSON_PROOF_BYTES);
+    in = calloc(c.n_public ? c.n_public : 1, sizeof *in);
+    if (!proofs || !bytes || !in)
+        goto out;
+    double t_load = cli_now() - t0;
+    for (unsigned i = 0; i < parts; i++) {
+        double ti = cli_now();
+        size_t n_in = 0, n_vars = 0, n_w_in = 0;
+        fr_t *w = NULL;
+        cuzk_status st = fil_public_inputs(in, c.n_public, &n_in, &p, i, &err);
+        if (st != CUZK_OK) {
+            rc = cli_fail("filecoin prove", "public values", &err);
+            goto out;
+        }
+        rc = post ? post_witness(&w, &n_vars, &n_w_in, &p, &pv, &pp, i)
+                  : snap_witness(&w, &n_vars, &n_w_in, &p, a->vanilla[i], i);
+        if (rc != CLI_OK)
+            goto out;
+        double tw = cli_now() - ti;
+        rc = prove_one(&proofs[i], &pk, &vk, &c, w, n_vars, n_w_in, in, n_in, &be, a->threads, i);
+        free(w);
+        if (rc != CLI_OK)
+            goto out;
+        fprintf(stderr,
+                "cuzk filecoin prove: partition %u/%u: witness %.2f s, proof %.2f s, "
+                "verified\n",
+                i + 1, parts, tw, cli_now() - ti - tw);
+    }
+    rc = CLI_USAGE;
+    bellperson_proofs_write(bytes, proofs, parts);
+    if (!write_file(a->out, bytes, (size_t)parts * BELLPERSON_PROOF_BYTES))
+        goto out;
+    if (a->public_out) {
+        char *json = NULL;
+        if (fil_public_write(&json, &p, &err) != CUZK_OK) {
+            rc = cli_fail("filecoin prove", a->public_out, &err);
+            goto out;
+        }
+        int ok = write_file(a->public_out, json, strlen(json));
+        free(json);
+        if (!ok)
+            goto out;
+    }
+    printf("%s: %u %s partition proof%s of %s sectors, verified; load %.2f s, total %.2f s\n",
+           a->out, parts, fil_circuit_kind_str(p.kind), parts == 1 ? "" : "s",
+           fil_sector_size_str(p.sector_size), t_load, cli_now() - t0);
+    rc = CLI_OK;
+out:
+    free(in);
+    free(bytes);
+    free(proofs);
+    cli_backend_close(&be);
+    groth16_pk_release(&pk);
+    circuit_free(&c);
+    groth16_vk_free(&vk);
+    bellperson_params_close(&bp);
+    post_vanilla_free(&pv);
+    fil_public_free(&p);
+    return rc;
+}
+
+static int cmd_verify_(const fp_args_t *a)
+{
+    if (!a->proof_path || !a->public_path)
+        return usage(a->sub);
+    fil_public_t p;
+    if (!load_public(&p, a))
+        return CLI_USAGE;
+    cuzk_error_t err = {0};
+    int rc = CLI_USAGE;
+    groth16_vk_t vk;
+    memset(&vk, 0, sizeof vk);
+    uint8_t *bytes = NULL;
+    groth16_proof_t *proofs = NULL;
+    fr_t *in = NULL;
+    size_t len = 0;
+    char stem[256], vkp[4096];
+    unsigned parts = fil_public_partitions(&p);
+    if (fil_public_check(&p, &err) != CUZK_OK) {
+        rc = cli_fail("filecoin verify", "public values", &err);
+        goto out;
+    }
+    const char *vk_path = a->vk_path;
+    if (!vk_path) {
+        if (!key_paths(NULL, vkp, sizeof vkp, p.kind, p.sector_size, p.api, params_dir(a), 0, stem,
+                       sizeof stem))
+            goto out;
+        vk_path = vkp;
+    }
+    if (bellperson_vk_load(&vk, vk_path, &err) != CUZK_OK) {
+        rc = cli_fail("filecoin verify", vk_path, &err);
+        goto out;
+    }
+    if (!read_all(&bytes, &len, a->proof_path))
+        goto out;
+    if (len != (size_t)parts * BELLPERSON_PROOF_BYTES) {
+        fprintf(stderr, "cuzk filecoin verify: %s holds %zu bytes; %u partition proofs are %zu\n",
+                a->proof_path, len, parts, (size_t)parts * BELLPERSON_PROOF_BYTES);
+        goto out;
+    }
+    proofs = calloc(parts, sizeof *proofs);
+    in = calloc(vk.n_ic, sizeof *in);
+    if (!proofs || !in)
+        goto out;
+    if (bellperson_proofs_read(proofs, parts, bytes, len, &err) != CUZK_OK) {
+        /* a proof that does not decode is not a proof of anything */
+        fprintf(stderr, "cuzk filecoin verify: %s: %s: INVALID\n", a->proof_path, err.msg);
+        rc = CLI_INVALID;
+        goto out;
+    }
+    for (unsigned i = 0; i < parts; i++) {
+        size_t n = 0;
+        int valid = 0;
+        if (fil_public_inputs(in, vk.n_ic, &n, &p, i, &err) != CUZK_OK ||
+            groth16_verify(&valid, &vk, &proofs[i], in, n, &err) != CUZK_OK) {
+            rc = cli_fail("filecoin verify", "partition", &err);
+            goto out;
+        }
+        if (!valid) {
+            printf("%s: partition %u of %u: INVALID\n", a->proof_path, i, parts);
+            rc = CLI_INVALID;
+            goto out;
+        }
+    }
+    printf("%s: %u %s partition proof%s: valid\n", a->proof_path, parts,
+           fil_circuit_kind_str(p.kind), parts == 1 ? "" : "s");
+    rc = CLI_OK;
+out:
+    free(in);
+    free(proofs);
+    free(bytes);
+    groth16_vk_free(&vk);
+    fil_public_free(&p);
+    return rc;
+}
+
+int cmd_filecoin_prove(int argc, char **argv)
+{
+    fp_args_t *a = malloc(sizeof *a);
+    if (!a)
+        return CLI_USAGE;
+    int rc = parse(a, argc, argv);
+    if (rc == CLI_OK) {
+        if (!strcmp(a->sub, "setup"))
+            rc = cmd_setup_(a);
+        else if (!strcmp(a->sub, "prove"))
+            rc = cmd_prove_(a);
+        else
+            rc = cmd_verify_(a);
+    }
+    free(a);
+    return rc;
+}

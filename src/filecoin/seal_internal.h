@@ -1,0 +1,69 @@
+/* Internal to the sealer (filecoin_seal.h): what the vanilla provers
+ * (seal_vanilla.c) read of a sealed sector, and nothing more.
+ *
+ * The provers never touch a sealing's arrays: they read one label or one
+ * tree node at a time through fil_seal_reader_t. The dense sealing
+ * (seal.c) answers from full arrays; a sparse sealing of 32/64 GiB sectors
+ * (only the challenged paths and the labels they depend on materialized)
+ * can answer from its own maps, giving an untouched subtree's node as the
+ * hash of an all-zero subtree, and share every prover unchanged.
+ *
+ * Rules: a reader is immutable while provers use it; its functions are
+ * called from any number of threads at once. */
+#ifndef CUZK_FILECOIN_SEAL_INTERNAL_H
+#define CUZK_FILECOIN_SEAL_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cuzk/filecoin_graph.h"
+#include "cuzk/filecoin_merkle.h"
+#include "cuzk/filecoin_porep.h"
+#include "cuzk/filecoin_proofs.h"
+#include "cuzk/filecoin_vanilla.h"
+#include "cuzk/fr.h"
+#include "cuzk/status.h"
+
+/* The sealing's trees; leaves: tree_d the data, tree_c the column hashes,
+ * tree_r the replica (tree_r_last). */
+typedef enum fil_seal_tree {
+    FIL_SEAL_TREE_D = 0,
+    FIL_SEAL_TREE_C = 1,
+    FIL_SEAL_TREE_R = 2,
+    FIL_SEAL_TREES = 3
+} fil_seal_tree;
+
+typedef struct fil_seal_reader fil_seal_reader_t;
+
+struct fil_seal_reader {
+    const fil_seal_info_t *info;
+    uint64_t sector_id;
+    fil_graph_t graph;
+    fil_tree_shape_t shape[FIL_SEAL_TREES]; /* tree_d: SHA-256 2-0-0; c and r: the sector's */
+    unsigned base_levels[FIL_SEAL_TREES], levels[FIL_SEAL_TREES];
+    fr_t replica_id, comm_d, comm_c, comm_r_last, comm_r;
+    /* Label (1 <= layer <= layers) of node < nodes. CUZK_OK, or an error
+     * when the sealing does not hold it (a sparse one). */
+    cuzk_status (*label)(fr_t *out, const fil_seal_reader_t *r, unsigned layer, uint64_t node,
+                         cuzk_error_t *err);
+    /* Node `index` of level `level` of tree t (level 0: the leaves; the
+     * root is level levels[t]). */
+    cuzk_status (*tree_node)(fr_t *out, const fil_seal_reader_t *r, fil_seal_tree t, unsigned level,
+                             uint64_t index, cuzk_error_t *err);
+};
+
+/* The inclusion path of leaf `leaf` in tree t, leaf and root filled. The
+ * caller checks leaf < nodes. */
+cuzk_status fil_seal_reader_path(fil_merkle_path_t *out, const fil_seal_reader_t *r,
+                                 fil_seal_tree t, uint64_t leaf, cuzk_error_t *err);
+
+/* params.rs Proof of one challenge (filecoin_seal.h
+ * fil_sealed_porep_challenge). */
+cuzk_status fil_seal_reader_porep_challenge(fil_porep_challenge_t *out, const fil_seal_reader_t *r,
+                                            uint64_t challenge, cuzk_error_t *err);
+
+/* SectorProof of leaf_challenges[0..n) (fil_sealed_post_vproof). */
+cuzk_status fil_seal_reader_post_vproof(fil_post_vproof_t *out, const fil_seal_reader_t *r,
+                                        const uint64_t *leaf_challenges, unsigned n,
+                                        cuzk_error_t *err);
+
+#endif

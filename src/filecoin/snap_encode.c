@@ -1,0 +1,158 @@
+/* SnapDeals encoding and its partition vanilla proofs (filecoin_snap.h). */
+#include "cuzk/filecoin_snap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/filecoin_merkle.h"
+
+struct fil_snap_update {
+    fil_update_shape_t shape;
+    unsigned h;
+    fr_t comm_c, comm_r_old, comm_d_new, comm_r_new;
+    fr_t *d_new; /* nodes: the apex leafs are subtrees of it */
+    fil_merkle_tree_t *r_old, *d, *r_new;
+};
+
+void fil_snap_update_free(fil_snap_update_t *u)
+{
+    if (!u)
+        return;
+    free(u->d_new);
+    fil_merkle_tree_free(u->r_old);
+    fil_merkle_tree_free(u->d);
+    fil_merkle_tree_free(u->r_new);
+    free(u);
+}
+
+static cuzk_status hash2(fr_t *out, const fr_t *a, const fr_t *b, cuzk_error_t *err)
+{
+    fr_t in[2] = {*a, *b};
+    return fil_merkle_node(out, FIL_HASHER_POSEIDON, in, 2, err);
+}
+
+cuzk_status fil_snap_encode(fil_snap_update_t **out, fil_update_kind kind, uint64_t nodes,
+                            const fr_t *replica_old, const fr_t *comm_c, const fr_t *data_new,
+                            unsigned h, cuzk_error_t *err)
+{
+    *out = NULL;
+    fil_snap_update_t *u = calloc(1, sizeof *u);
+    if (!u)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "snap encode: no memory");
+    cuzk_status st = fil_update_shape_init(&u->shape, kind, nodes, err);
+    uint64_t hsel;
+    if (st == CUZK_OK)
+        st = fil_update_h_select(&hsel, &u->shape, h, err);
+    fr_t *r_new = NULL;
+    if (st == CUZK_OK) {
+        u->d_new = malloc(nodes * sizeof *u->d_new);
+        r_new = malloc(nodes * sizeof *r_new);
+        if (!u->d_new || !r_new)
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "snap encode: no memory for %llu nodes",
+                                (unsigned long long)nodes);
+    }
+    for (uint64_t i = 0; st == CUZK_OK && i < nodes; i++) {
+        uint8_t b[32];
+        fr_to_le(b, &data_new[i]);
+        if (b[31] & 0xc0) /* fr32: a data node holds 254 bits */
+            st = cuzk_error_set(err, CUZK_ERR_ARG, "snap encode: data node %llu is >= 2^254",
+                                (unsigned long long)i);
+        u->d_new[i] = data_new[i];
+    }
+    if (st == CUZK_OK)
+        st = fil_merkle_tree_build(&u->r_old, &u->shape.tree_r, replica_old, nodes, err);
+    if (st == CUZK_OK)
+        st = fil_merkle_tree_build(&u->d, &u->shape.tree_d, u->d_new, nodes, err);
+    fr_t root, phi;
+    if (st == CUZK_OK) {
+        u->h = h;
+        u->comm_c = *comm_c;
+        fil_merkle_tree_root(&root, u->r_old);
+        fil_merkle_tree_root(&u->comm_d_new, u->d);
+        st = hash2(&u->comm_r_old, comm_c, &root, err);
+    }
+    if (st == CUZK_OK)
+        st = fil_update_phi(&phi, &u->comm_d_new, &u->comm_r_old, err);
+    /* rho depends on the node's high h bits only: one per 2^shr nodes */
+    const unsigned shr = u->shape.challenge_bits - h;
+    fr_t rho;
+    for (uint64_t i = 0; st == CUZK_OK && i < nodes; i++) {
+        if ((i & ((UINT64_C(1) << shr) - 1)) == 0 &&
+            (st = fil_update_rho(&rho, &phi, (uint32_t)(i >> shr), err)) != CUZK_OK)
+            break;
+        fr_mul(&r_new[i], &u->d_new[i], &rho);
+        fr_add(&r_new[i], &r_new[i], &replica_old[i]);
+    }
+    if (st == CUZK_OK)
+        st = fil_merkle_tree_build(&u->r_new, &u->shape.tree_r, r_new, nodes, err);
+    if (st == CUZK_OK) {
+        fil_merkle_tree_root(&root, u->r_new);
+        st = hash2(&u->comm_r_new, comm_c, &root, err);
+    }
+    free(r_new);
+    if (st != CUZK_OK) {
+        fil_snap_update_free(u);
+        return st;
+    }
+    *out = u;
+    return CUZK_OK;
+}
+
+const fil_update_shape_t *fil_snap_update_shape(const fil_snap_update_t *u)
+{
+    return &u->shape;
+}
+
+void fil_snap_update_public(fil_snap_public_t *out, const fil_snap_update_t *u, unsigned k)
+{
+    out->k = k;
+    out->h = u->h;
+    out->comm_r_old = u->comm_r_old;
+    out->comm_d_new = u->comm_d_new;
+    out->comm_r_new = u->comm_r_new;
+}
+
+cuzk_status fil_snap_update_vproof(fil_snap_vproof_t *out, const fil_snap_update_t *u, unsigned k,
+                                   cuzk_error_t *err)
+{
+    const fil_update_shape_t *sh = &u->shape;
+    memset(out, 0, sizeof *out);
+    if (k >= sh->partitions)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "snap vanilla proof: partition %u of %u", k,
+                              sh->partitions);
+    out->kind = sh->kind;
+    out->comm_c = u->comm_c;
+    out->tree_r = sh->tree_r;
+    out->tree_d = sh->tree_d;
+    out->n_challenges = sh->challenges;
+    out->n_apex_leafs = sh->apex_leafs;
+    out->challenges = calloc(sh->challenges, sizeof *out->challenges);
+    out->apex_leafs = sh->apex_leafs ? calloc(sh->apex_leafs, sizeof *out->apex_leafs) : NULL;
+    uint64_t *idx = malloc(sh->challenges * sizeof *idx);
+    cuzk_status st = CUZK_OK;
+    if (!out->challenges || !idx || (sh->apex_leafs && !out->apex_leafs))
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "snap vanilla proof: no memory");
+    if (st == CUZK_OK)
+        st = fil_update_challenges(idx, sh, &u->comm_r_new, k, err);
+    for (unsigned c = 0; st == CUZK_OK && c < sh->challenges; c++) {
+        fil_update_challenge_t *ch = &out->challenges[c];
+        if ((st = fil_merkle_tree_path(&ch->r_old, u->r_old, idx[c], err)) == CUZK_OK &&
+            (st = fil_merkle_tree_path(&ch->d_new, u->d, idx[c], err)) == CUZK_OK)
+            st = fil_merkle_tree_path(&ch->r_new, u->r_new, idx[c], err);
+    }
+    /* apex leaf j of partition k: the root of the binary SHA-256 tree over
+     * the 2^below data nodes under it (vanilla.rs apex_leafs) */
+    const unsigned below = sh->challenge_bits - sh->partition_bits - sh->apex_leaf_bits;
+    for (unsigned j = 0; st == CUZK_OK && j < sh->apex_leafs; j++) {
+        uint64_t first = ((uint64_t)k * sh->apex_leafs + j) << below;
+        fil_merkle_tree_t *sub = NULL;
+        st = fil_merkle_tree_build(&sub, &sh->tree_d, u->d_new + first, UINT64_C(1) << below, err);
+        if (st == CUZK_OK)
+            fil_merkle_tree_root(&out->apex_leafs[j], sub);
+        fil_merkle_tree_free(sub);
+    }
+    free(idx);
+    if (st != CUZK_OK)
+        fil_snap_vproof_free(out);
+    return st;
+}

@@ -8,6 +8,7 @@
 set -u
 cuzk="$1"
 CUZK_TESTDATA="${2:-}"
+dev="${CUZK_FIL_DEVICE:-cpu}" # the device proofs are made on (cpu, cuda)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -50,7 +51,7 @@ for kind in ${KINDS:-window-post winning-post}; do
         --params-dir "$params" --seed 3
     vanilla=$(ls "$d"/sector-*.vproof | sort -V)
     expect 0 "$kind: prove" "$cuzk" filecoin prove --public "$d/public.json" --vanilla $vanilla \
-        --params-dir "$params" --device cpu --out "$d/proof.bin"
+        --params-dir "$params" --device "$dev" --out "$d/proof.bin"
     expect 0 "$kind: verify" "$cuzk" filecoin verify --public "$d/public.json" \
         --params-dir "$params" "$d/proof.bin"
     n=$(stat -c %s "$d/proof.bin")
@@ -77,19 +78,19 @@ for kind in ${KINDS:-window-post winning-post}; do
     rest=$(echo $vanilla | cut -d' ' -f2-)
     [ "$kind" = winning-post ] && rest=""
     expect 1 "$kind: tampered vanilla proof" "$cuzk" filecoin prove --public "$d/public.json" \
-        --vanilla "$d/bad.vproof" $rest --params-dir "$params" --device cpu --out "$d/x.bin"
+        --vanilla "$d/bad.vproof" $rest --params-dir "$params" --device "$dev" --out "$d/x.bin"
     # the vanilla proofs of other randomness: they do not fit the public values
     expect 1 "$kind: vanilla proofs of other challenges" "$cuzk" filecoin prove \
         --public "$d/public.json" --randomness "$other" --vanilla $vanilla \
-        --params-dir "$params" --device cpu --out "$d/x.bin"
+        --params-dir "$params" --device "$dev" --out "$d/x.bin"
     # a truncated vanilla proof: bad input
     head -c 100 "$first" >"$d/short.vproof"
     expect 2 "$kind: truncated vanilla proof" "$cuzk" filecoin prove \
         --public "$d/public.json" --vanilla "$d/short.vproof" $rest --params-dir "$params" \
-        --device cpu --out "$d/x.bin"
+        --device "$dev" --out "$d/x.bin"
     # no parameters where it looks: bad input, naming the file
     expect 2 "$kind: missing parameters" "$cuzk" filecoin prove --public "$d/public.json" \
-        --vanilla $vanilla --params-dir "$work/none" --device cpu --out "$d/x.bin"
+        --vanilla $vanilla --params-dir "$work/none" --device "$dev" --out "$d/x.bin"
     grep -q "missing v28-proof-of-spacetime-fallback" "$work/out" ||
         { echo "FAIL: the missing file is not named"; fail=1; }
     # a proof of the wrong length
@@ -109,7 +110,7 @@ for kind in ${SNAP_KINDS:-snap-deals snap-deals-poseidon}; do
         --params-dir "$params" --seed 4
     vanilla=$(ls "$d"/partition-*.vproof | sort -V)
     expect 0 "$kind: prove" "$cuzk" filecoin prove --public "$d/public.json" --vanilla $vanilla \
-        --params-dir "$params" --device cpu --out "$d/proof.bin"
+        --params-dir "$params" --device "$dev" --out "$d/proof.bin"
     expect 0 "$kind: verify" "$cuzk" filecoin verify --public "$d/public.json" \
         --params-dir "$params" "$d/proof.bin"
     other=$(python3 -c "print('22'*31 + '00')")
@@ -117,16 +118,16 @@ for kind in ${SNAP_KINDS:-snap-deals snap-deals-poseidon}; do
         --comm-d-new "$other" --params-dir "$params" "$d/proof.bin"
     expect 1 "$kind: vanilla proof of other public values" "$cuzk" filecoin prove \
         --public "$d/public.json" --comm-r-new "$other" --vanilla $vanilla \
-        --params-dir "$params" --device cpu --out "$d/x.bin"
+        --params-dir "$params" --device "$dev" --out "$d/x.bin"
     first=$(echo $vanilla | cut -d' ' -f1)
     cp "$first" "$d/bad.vproof"
     flip 100 "$d/bad.vproof" # an apex leaf or a leaf: the circuit refuses it
     expect 1 "$kind: tampered vanilla proof" "$cuzk" filecoin prove --public "$d/public.json" \
-        --vanilla "$d/bad.vproof" --params-dir "$params" --device cpu --out "$d/x.bin"
+        --vanilla "$d/bad.vproof" --params-dir "$params" --device "$dev" --out "$d/x.bin"
     head -c 50 "$first" >"$d/short.vproof"
     expect 2 "$kind: truncated vanilla proof" "$cuzk" filecoin prove \
         --public "$d/public.json" --vanilla "$d/short.vproof" --params-dir "$params" \
-        --device cpu --out "$d/x.bin"
+        --device "$dev" --out "$d/x.bin"
     [ -e "$d/x.bin" ] && { echo "FAIL: a refused prove left $d/x.bin"; fail=1; }
 done
 
@@ -135,7 +136,7 @@ if [ -n "${CUZK_TESTDATA:-}" ]; then
     expect 2 "vanilla proof of another sector size" "$cuzk" filecoin prove \
         --public "$work/window-post/public.json" \
         --vanilla "$CUZK_TESTDATA/filecoin/circuits/post.vproof" "$CUZK_TESTDATA/filecoin/circuits/post.vproof" "$CUZK_TESTDATA/filecoin/circuits/post.vproof" \
-        --params-dir "$params" --device cpu --out "$work/x.bin"
+        --params-dir "$params" --device "$dev" --out "$work/x.bin"
 fi
 expect 2 "unknown kind" "$cuzk" filecoin prove --kind nope --sector-size 2KiB --vanilla x --out y
 exit $fail

@@ -27,11 +27,14 @@ cuzk_status cuzk_cuda_msm_g1(g1_jac_t *out, const msm_bases_t *bases, const fr_t
 cuzk_status cuzk_cuda_msm_g2(g2_jac_t *out, const msm_bases_t *bases, const fr_t *scalars, size_t n,
                              cuzk_error_t *err);
 
-/* What scalars a benchmark draws. */
-typedef enum cuzk_cuda_msm_scalars {
-    CUZK_CUDA_MSM_RANDOM = 0, /* uniform below 2^254 */
-    CUZK_CUDA_MSM_WITNESS = 1 /* 45% zero, 45% one, 10% random: a Filecoin-like witness */
-} cuzk_cuda_msm_scalars;
+/* The scalars a benchmark draws: each is 0 with probability zero_pct %,
+ * 1 with probability one_pct %, else uniform below 2^254 (drawn per index
+ * from a fixed seed, so a size and mix give the same scalars every run).
+ * zero_pct + one_pct <= 100. {0, 0} is uniformly random; {45, 45} the
+ * Filecoin-like witness; {50, 50} and {45, 45} are sppark's mixes. */
+typedef struct cuzk_cuda_msm_mix {
+    unsigned zero_pct, one_pct;
+} cuzk_cuda_msm_mix_t;
 
 typedef struct cuzk_cuda_msm_bench {
     double ms_median, ms_min, ms_max; /* CUDA events around each call */
@@ -42,10 +45,13 @@ typedef struct cuzk_cuda_msm_bench {
 } cuzk_cuda_msm_bench_t;
 
 /* Times n-point MSMs (g2: G2, else G1) on device-resident random bases
- * (distinct points made on the device) and scalars: one warm-up, then reps
- * timed runs (reps >= 1). */
+ * (distinct points made on the device) and scalars drawn on the device as
+ * mix says: one warm-up, then reps timed runs.
+ * Returns CUZK_OK; CUZK_ERR_ARG (out NULL, n == 0 or n >= 2^31, reps < 1,
+ * zero_pct + one_pct > 100; checked before the device is touched);
+ * CUZK_ERR_NO_DEVICE; CUZK_ERR_NOMEM; CUZK_ERR_CUDA. */
 cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, size_t n,
-                                cuzk_cuda_msm_scalars kind, int reps, cuzk_error_t *err);
+                                cuzk_cuda_msm_mix_t mix, int reps, cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -72,12 +72,20 @@ cuzk_status cuzk_cuda_ntt_emu(fr_t *a, unsigned log_n, fr_roots conv, cuzk_ntt_k
 cuzk_status cuzk_cuda_h_scalars(fr_t *p, const circuit_t *c, const fr_t *w, unsigned log_m,
                                 groth16_convention conv, cuzk_error_t *err);
 
-/* Times the forward NTT (FR_ROOTS_BELLMAN) of 2^log_n device-resident
+/* Times one kind of NTT (FR_ROOTS_BELLMAN) of 2^log_n device-resident
  * random elements: one warm-up, then reps runs, each between two CUDA
- * events on the stream.
+ * events on the stream, each transforming the previous run's output. The
+ * domain, and for the coset kinds the coset of the shift the bellperson H
+ * step uses (g = 7, h_scalars.cu), are built before the warm-up and are
+ * not timed: the prover builds them once per plan too.
  * Out: *ms_median, the median of the reps times in milliseconds.
  * Returns CUZK_OK; CUZK_ERR_ARG (ms_median NULL, log_n >= NTT_MAX_LOG,
- * reps < 1 or > 1000); CUZK_ERR_NO_DEVICE; CUZK_ERR_CUDA. */
+ * unknown kind, reps < 1 or > 1000; checked before the device is touched);
+ * CUZK_ERR_NO_DEVICE; CUZK_ERR_NOMEM; CUZK_ERR_CUDA. */
+cuzk_status cuzk_cuda_ntt_bench_kind(double *ms_median, unsigned log_n, cuzk_ntt_kind kind,
+                                     int reps, cuzk_error_t *err);
+
+/* cuzk_cuda_ntt_bench_kind of CUZK_NTT_FORWARD. */
 cuzk_status cuzk_cuda_ntt_bench(double *ms_median, unsigned log_n, int reps, cuzk_error_t *err);
 
 #ifdef __cplusplus

@@ -3,6 +3,8 @@
 #ifndef CUZK_CLI_H
 #define CUZK_CLI_H
 
+#include <stddef.h>
+
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
@@ -47,5 +49,13 @@ int demo_porep(void);
 /* The CUDA variants (bench_cuda.c): `cuzk bench ntt|msm --device cuda`. */
 int bench_cuda_ntt(int argc, char **argv);
 int bench_cuda_msm(int argc, char **argv);
+/* --scalars' value v for the CPU and GPU MSM benches (bench_msm.c):
+ * "random" (0, 0), "witness" (45, 45) or "zero-one:Z,O" (decimal
+ * percentages of zeros and ones, Z + O <= 100; the rest random). Out: the
+ * mix and its name for the output (label_len >= SCALARS_LABEL). Returns
+ * NULL, or why v is not a mix (a static string). */
+#define SCALARS_LABEL 24 /* "zero-one:100,0" and its NUL fit */
+const char *bench_scalars_parse(unsigned *zero_pct, unsigned *one_pct, char *label,
+                                size_t label_len, const char *v);
 
 #endif

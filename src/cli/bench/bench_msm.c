@@ -1,17 +1,21 @@
 /* `cuzk bench msm`: the CPU multi-scalar multiplication.
  *
- *   cuzk bench msm [--log K]... [--g2] [--threads T] [--scalars random|witness]
+ *   cuzk bench msm [--log K]... [--g2] [--threads T]
+ *                  [--scalars random|witness|zero-one:Z,O]
  *                  [--format affine|lem|zcash] [--pippenger] [--window C] [--repeats R]
  *
  * For each size 2^K (default 16 and 20) one warm-up run, then R timed runs
  * (default 5) of msm_g1 / msm_g2 (the 0/1-aware entry point; --pippenger
  * times Pippenger alone; --window C times Pippenger alone with c-bit windows,
- * to tune msm_choose_c). Scalars are uniform (random) or witness-like:
- * 90% zero or one, the rest uniform. Bases are distinct multiples of the
- * generator, given in the chosen encoding. One JSON line per configuration
- * (min / median / max milliseconds, points per second, and the median CPU
- * time of all threads: on a shared machine cpu_ms / threads well below
- * ms_median means the run waited for a CPU), then a table. */
+ * to tune msm_choose_c). Scalars: Z% zeros, O% ones, the rest uniform;
+ * random is 0,0 (the default), witness 45,45 (Filecoin-like); the GPU
+ * bench (bench_cuda.c) takes the same option, so both time one mix, and
+ * zero-one:50,50 and zero-one:45,45 are sppark's mixes. Bases are distinct
+ * multiples of the generator, given in the chosen encoding. One JSON line
+ * per configuration (min / median / max milliseconds, points per second,
+ * the mix, and the median CPU time of all threads: on a shared machine
+ * cpu_ms / threads well below ms_median means the run waited for a CPU),
+ * then a table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +27,12 @@
 #include "cuzk/parallel.h"
 
 #define MAX_SIZES 16
-
 typedef struct msm_bench_opts {
     unsigned logs[MAX_SIZES];
     int n_logs;
-    int g2, threads, witness, pippenger, repeats;
+    int g2, threads, pippenger, repeats;
+    unsigned zero_pct, one_pct;
+    char scalars[SCALARS_LABEL];
     unsigned window; /* 0: msm_choose_c */
     msm_base_format fmt;
 } msm_bench_opts_t;
@@ -72,19 +77,64 @@ static void rand_fr(fr_t *out, uint64_t *s)
     } while (fr_from_limbs(out, l) != CUZK_OK);
 }
 
-static fr_t *make_scalars(size_t n, int witness, uint64_t seed)
+/* s_i = 0 with probability zero_pct %, 1 with one_pct %, else uniform:
+ * the distribution the GPU bench draws (bench_scalars, msm_api.cu), not
+ * the same values. */
+static fr_t *make_scalars(size_t n, unsigned zero_pct, unsigned one_pct, uint64_t seed)
 {
     fr_t *s = malloc(n * sizeof *s);
     if (!s)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = rng_next(&seed);
-        if (witness && r % 10 != 0)
-            s[i] = (r >> 32) % 2 ? FR_ONE : FR_ZERO;
+        unsigned pick = (unsigned)(rng_next(&seed) % 100);
+        if (pick < zero_pct)
+            s[i] = FR_ZERO;
+        else if (pick < zero_pct + one_pct)
+            s[i] = FR_ONE;
         else
             rand_fr(&s[i], &seed);
     }
     return s;
+}
+
+/* A whole percentage at *p, 0..100, decimal digits only; *p moves past. */
+static int parse_pct(unsigned *out, const char **p)
+{
+    const char *s = *p;
+    unsigned v = 0;
+    int digits = 0;
+    for (; *s >= '0' && *s <= '9' && digits < 4; s++, digits++)
+        v = 10 * v + (unsigned)(*s - '0');
+    if (digits == 0 || v > 100)
+        return 0;
+    *out = v;
+    *p = s;
+    return 1;
+}
+
+const char *bench_scalars_parse(unsigned *zero_pct, unsigned *one_pct, char *label,
+                                size_t label_len, const char *v)
+{
+    static const char PREFIX[] = "zero-one:";
+    unsigned z = 0, o = 0;
+    if (!strcmp(v, "witness")) {
+        z = o = 45;
+    } else if (strcmp(v, "random")) {
+        const char *p = v + sizeof PREFIX - 1;
+        if (strncmp(v, PREFIX, sizeof PREFIX - 1))
+            return "takes random, witness or zero-one:Z,O";
+        if (!parse_pct(&z, &p) || *p++ != ',' || !parse_pct(&o, &p) || *p)
+            return "zero-one:Z,O takes two whole percentages 0..100 (Z zeros, O ones)";
+        if (z + o > 100)
+            return "zero-one:Z,O needs Z + O <= 100";
+    }
+    *zero_pct = z;
+    *one_pct = o;
+    if (strcmp(v, "random") && strcmp(v, "witness"))
+        snprintf(label, label_len, "zero-one:%u,%u", z, o);
+    else
+        snprintf(label, label_len, "%s", v);
+    return NULL;
 }
 
 /* P_i = [a + i b] G as encoded bytes: one mixed addition per point, then
@@ -164,7 +214,7 @@ static int bench_size(const msm_bench_opts_t *o, unsigned log, msm_bench_result_
 {
     size_t n = (size_t)1 << log;
     uint8_t *bases = make_bases(n, o->g2, o->fmt, 0x5eed0000 + log);
-    fr_t *s = make_scalars(n, o->witness, 0xc0ffee00 + log);
+    fr_t *s = make_scalars(n, o->zero_pct, o->one_pct, 0xc0ffee00 + log);
     double *t = malloc(2 * (size_t)o->repeats * sizeof *t), *cpu = t ? t + o->repeats : NULL;
     int rc = 0;
     if (!bases || !s || !t) {
@@ -199,7 +249,8 @@ static int bench_size(const msm_bench_opts_t *o, unsigned log, msm_bench_result_
 
 static int parse_args(msm_bench_opts_t *o, int argc, char **argv)
 {
-    *o = (msm_bench_opts_t){.threads = 0, .repeats = 5, .fmt = MSM_BASES_AFFINE};
+    *o = (msm_bench_opts_t){
+        .threads = 0, .repeats = 5, .fmt = MSM_BASES_AFFINE, .scalars = "random"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -233,12 +284,12 @@ static int parse_args(msm_bench_opts_t *o, int argc, char **argv)
             o->repeats = (int)r;
             i++;
         } else if (!strcmp(a, "--scalars") && v) {
-            if (!strcmp(v, "random"))
-                o->witness = 0;
-            else if (!strcmp(v, "witness"))
-                o->witness = 1;
-            else
-                goto bad;
+            const char *why =
+                bench_scalars_parse(&o->zero_pct, &o->one_pct, o->scalars, sizeof o->scalars, v);
+            if (why) {
+                fprintf(stderr, "cuzk bench msm: --scalars '%s': %s\n", v, why);
+                return 2;
+            }
             i++;
         } else if (!strcmp(a, "--format") && v) {
             int f;
@@ -256,7 +307,7 @@ static int parse_args(msm_bench_opts_t *o, int argc, char **argv)
         fprintf(stderr,
                 "cuzk bench msm: bad option '%s'\n"
                 "usage: cuzk bench msm [--log K]... [--g2] [--threads T] "
-                "[--scalars random|witness] [--format affine|lem|zcash] [--pippenger] "
+                "[--scalars random|witness|zero-one:Z,O] [--format affine|lem|zcash] [--pippenger] "
                 "[--window C] [--repeats R]\n",
                 a);
         return 2;
@@ -276,27 +327,28 @@ int bench_msm(int argc, char **argv)
     if (rc)
         return rc;
     msm_bench_result_t res[MAX_SIZES];
-    const char *group = o.g2 ? "G2" : "G1", *scalars = o.witness ? "witness" : "random";
+    const char *group = o.g2 ? "G2" : "G1", *scalars = o.scalars;
     const char *fn = o.pippenger ? "pippenger" : "msm";
     for (int i = 0; i < o.n_logs; i++) {
         if (bench_size(&o, o.logs[i], &res[i]))
             return 1;
         double n = (double)((size_t)1 << res[i].log);
         printf("{\"bench\":\"msm\",\"fn\":\"%s\",\"group\":\"%s\",\"log\":%u,\"n\":%.0f,"
-               "\"threads\":%d,\"scalars\":\"%s\",\"format\":\"%s\",\"repeats\":%d,"
+               "\"threads\":%d,\"scalars\":\"%s\",\"zero_pct\":%u,\"one_pct\":%u,"
+               "\"format\":\"%s\",\"repeats\":%d,"
                "\"ms_min\":%.2f,\"ms_median\":%.2f,\"ms_max\":%.2f,\"cpu_ms_median\":%.2f,"
                "\"points_per_s\":%.0f}\n",
-               fn, group, res[i].log, n, o.threads, scalars, FORMAT_NAMES[o.fmt], o.repeats,
-               res[i].min_ms, res[i].med_ms, res[i].max_ms, res[i].cpu_ms,
-               n / (res[i].med_ms / 1e3));
+               fn, group, res[i].log, n, o.threads, scalars, o.zero_pct, o.one_pct,
+               FORMAT_NAMES[o.fmt], o.repeats, res[i].min_ms, res[i].med_ms, res[i].max_ms,
+               res[i].cpu_ms, n / (res[i].med_ms / 1e3));
         fflush(stdout);
     }
-    printf("\n%-9s %-5s %6s %8s %-8s %12s %12s %12s %12s %14s\n", "fn", "group", "size", "threads",
+    printf("\n%-9s %-5s %6s %8s %-14s %12s %12s %12s %12s %14s\n", "fn", "group", "size", "threads",
            "scalars", "min ms", "median ms", "max ms", "cpu ms", "points/s");
     for (int i = 0; i < o.n_logs; i++) {
         char size[16];
         snprintf(size, sizeof size, "2^%u", res[i].log);
-        printf("%-9s %-5s %6s %8d %-8s %12.2f %12.2f %12.2f %12.2f %14.0f\n", fn, group, size,
+        printf("%-9s %-5s %6s %8d %-14s %12.2f %12.2f %12.2f %12.2f %14.0f\n", fn, group, size,
                o.threads, scalars, res[i].min_ms, res[i].med_ms, res[i].max_ms, res[i].cpu_ms,
                (double)((size_t)1 << res[i].log) / (res[i].med_ms / 1e3));
     }

@@ -97,23 +97,25 @@ static __device__ __forceinline__ uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-/* Montgomery limbs below 2^254 < r: a uniform element's representation. */
-__global__ void bench_scalars(dfr_t *s, size_t n, int witness, uint64_t seed)
+/* Scalar i: 0 when h % 100 < zero_pct, 1 when below zero_pct + one_pct,
+ * else Montgomery limbs below 2^254 < r (a uniform element's
+ * representation). The draws of {0, 0} and {45, 45} are those the former
+ * random and witness kinds made, so earlier figures stay comparable. */
+__global__ void bench_scalars(dfr_t *s, size_t n, unsigned zero_pct, unsigned one_pct,
+                              uint64_t seed)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     uint64_t h = mix64(seed ^ (i * 0x2545f4914f6cdd1dULL));
-    if (witness) {
-        unsigned pick = (unsigned)(h % 100);
-        if (pick < 45) {
-            dfr_set_zero(&s[i]);
-            return;
-        }
-        if (pick < 90) {
-            dfr_set_one(&s[i]);
-            return;
-        }
+    unsigned pick = (unsigned)(h % 100);
+    if (pick < zero_pct) {
+        dfr_set_zero(&s[i]);
+        return;
+    }
+    if (pick < zero_pct + one_pct) {
+        dfr_set_one(&s[i]);
+        return;
     }
     dfr_t v;
     for (int j = 0; j < 4; j++) {
@@ -262,10 +264,15 @@ static cuzk_status bench_bases(void *d_bases, int g2, size_t n, cudaStream_t s, 
 }
 
 extern "C" cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, size_t n,
-                                           cuzk_cuda_msm_scalars kind, int reps, cuzk_error_t *err)
+                                           cuzk_cuda_msm_mix_t mix, int reps, cuzk_error_t *err)
 {
     if (!out || reps < 1 || n == 0 || n >= ((size_t)1 << 31))
-        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_msm_bench: bad arguments");
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuzk_cuda_msm_bench: needs an output, 1 <= n < 2^31, reps >= 1");
+    if (mix.zero_pct > 100 || mix.one_pct > 100 - mix.zero_pct)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuzk_cuda_msm_bench: %u%% zeros + %u%% ones is over 100%%",
+                              mix.zero_pct, mix.one_pct);
     memset(out, 0, sizeof *out);
     cuda_call_t x;
     cuzk_status st = cuda_call_begin(&x, "cuzk_cuda_msm_bench", err);
@@ -291,7 +298,7 @@ extern "C" cuzk_status cuzk_cuda_msm_bench(cuzk_cuda_msm_bench_t *out, int g2, s
         (st = bench_bases(d_bases, g2, n, x.stream, err)) != CUZK_OK)
         goto done;
     bench_scalars<<<(unsigned)((n + 255) / 256), 256, 0, x.stream>>>(
-        d_s, n, kind == CUZK_CUDA_MSM_WITNESS, 0x5eed0000ULL + n);
+        d_s, n, mix.zero_pct, mix.one_pct, 0x5eed0000ULL + n);
     if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
         goto done;
     for (int r = -1; r < reps; r++) { /* r = -1: warm-up */

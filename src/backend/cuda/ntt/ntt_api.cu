@@ -200,14 +200,30 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static cuzk_status bench_on_device(double *ms, unsigned log_n, int reps, cudaStream_t stream,
-                                   cuzk_error_t *err)
+/* The coset the bench's coset kinds use: the bellperson H step's shift,
+ * 7, Fr's multiplicative generator (h_scalars.cu shift_of). Any nonzero
+ * shift costs the same. */
+static cuzk_status bench_coset(cuda_ntt_coset_t *cs, const cuda_ntt_domain_t *d,
+                               cudaStream_t stream, cuzk_error_t *err)
+{
+    fr_t g;
+    fr_from_u64(&g, 7);
+    return cuda_ntt_coset_init(cs, d, &g, stream, err);
+}
+
+static cuzk_status bench_on_device(double *ms, unsigned log_n, cuzk_ntt_kind kind, int reps,
+                                   cudaStream_t stream, cuzk_error_t *err)
 {
     const size_t n = (size_t)1 << log_n;
+    const int is_coset = kind == CUZK_NTT_COSET_FORWARD || kind == CUZK_NTT_COSET_INVERSE;
     cuda_ntt_domain_t d;
+    cuda_ntt_coset_t cs;
+    memset(&cs, 0, sizeof cs);
     dfr_t *da = NULL;
     cudaEvent_t ev[2] = {NULL, NULL};
     cuzk_status st = cuda_ntt_domain_init(&d, log_n, FR_ROOTS_BELLMAN, stream, err);
+    if (st == CUZK_OK && is_coset)
+        st = bench_coset(&cs, &d, stream, err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaMallocAsync((void **)&da, n * sizeof(dfr_t), stream), err);
     for (int i = 0; i < 2 && st == CUZK_OK; i++)
@@ -217,13 +233,14 @@ static cuzk_status bench_on_device(double *ms, unsigned log_n, int reps, cudaStr
         bench_fill<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(da, n, 0x5eed);
         st = CUDA_CHECK(cudaGetLastError(), err);
     }
+    const cuda_ntt_coset_t *c = is_coset ? &cs : NULL;
     if (st == CUZK_OK) /* warm-up */
-        st = cuda_ntt(da, &d, CUZK_NTT_FORWARD, NULL, stream, err);
+        st = cuda_ntt(da, &d, kind, c, stream, err);
     for (int r = 0; r < reps && st == CUZK_OK; r++) {
         float t = 0;
         st = CUDA_CHECK(cudaEventRecord(ev[0], stream), err);
         if (st == CUZK_OK)
-            st = cuda_ntt(da, &d, CUZK_NTT_FORWARD, NULL, stream, err);
+            st = cuda_ntt(da, &d, kind, c, stream, err);
         if (st == CUZK_OK)
             st = CUDA_CHECK(cudaEventRecord(ev[1], stream), err);
         if (st == CUZK_OK)
@@ -238,17 +255,20 @@ static cuzk_status bench_on_device(double *ms, unsigned log_n, int reps, cudaStr
     free_async(&st, da, stream, err);
     cuzk_status s2 = CUDA_CHECK(cudaStreamSynchronize(stream), st == CUZK_OK ? err : NULL);
     st = st == CUZK_OK ? s2 : st;
+    cuda_ntt_coset_free(&cs);
     cuda_ntt_domain_free(&d);
     return st;
 }
 
-extern "C" cuzk_status cuzk_cuda_ntt_bench(double *ms_median, unsigned log_n, int reps,
-                                           cuzk_error_t *err)
+extern "C" cuzk_status cuzk_cuda_ntt_bench_kind(double *ms_median, unsigned log_n,
+                                                cuzk_ntt_kind kind, int reps, cuzk_error_t *err)
 {
     if (!ms_median || log_n >= NTT_MAX_LOG || reps < 1 || reps > BENCH_REPS_MAX)
         return cuzk_error_set(err, CUZK_ERR_ARG,
                               "cuzk_cuda_ntt_bench: needs an output, log_n < %d, 1 <= reps <= %d",
                               NTT_MAX_LOG, BENCH_REPS_MAX);
+    if (!valid_kind(kind))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_ntt_bench: unknown kind %d", (int)kind);
     *ms_median = 0;
     double *ms = (double *)calloc((size_t)reps, sizeof *ms);
     if (!ms)
@@ -256,7 +276,7 @@ extern "C" cuzk_status cuzk_cuda_ntt_bench(double *ms_median, unsigned log_n, in
     cuda_call_t call;
     cuzk_status st = cuda_call_begin(&call, "cuzk_cuda_ntt_bench", err);
     if (st == CUZK_OK) {
-        st = bench_on_device(ms, log_n, reps, call.stream, err);
+        st = bench_on_device(ms, log_n, kind, reps, call.stream, err);
         st = cuda_call_end(&call, st, err);
     }
     if (st == CUZK_OK) {
@@ -265,4 +285,10 @@ extern "C" cuzk_status cuzk_cuda_ntt_bench(double *ms_median, unsigned log_n, in
     }
     free(ms);
     return st;
+}
+
+extern "C" cuzk_status cuzk_cuda_ntt_bench(double *ms_median, unsigned log_n, int reps,
+                                           cuzk_error_t *err)
+{
+    return cuzk_cuda_ntt_bench_kind(ms_median, log_n, CUZK_NTT_FORWARD, reps, err);
 }

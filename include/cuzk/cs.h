@@ -41,7 +41,8 @@
  * followed by one cs_status() check.
  *
  * Rules: outputs first, then the cs, then inputs; pointers are required
- * unless said otherwise. A cs_t is owned by one thread; linear combinations
+ * unless said otherwise. A cs_t is owned by one thread (cs_parallel lends
+ * children of it to helper threads while it waits); linear combinations
  * (cs_lc_t) come from and go back to their cs, and live at most as long as
  * it. Namespace names are not copied: pass string literals (or strings that
  * outlive the cs).
@@ -203,6 +204,52 @@ void cs_ns_push(cs_t *cs, const char *name, int64_t idx);
 void cs_ns_pop(cs_t *cs);
 /* The current path, "a/b 3/c", truncated to cap - 1 characters. */
 void cs_ns_path(char *out, size_t cap, const cs_t *cs);
+
+/* ---- fork / join ----------------------------------------------------------- */
+
+/* Part i of a circuit, synthesized into cs. */
+typedef void (*cs_task_fn)(cs_t *cs, size_t i, void *ctx);
+
+/* How many threads cs_parallel may use: 1 (the default) runs every task
+ * inline, n > 1 up to n threads in all (nested calls included), <= 0 every
+ * CPU (parallel_threads). Only CS_WITNESS runs use more than one. */
+void cs_set_threads(cs_t *cs, int threads);
+
+/* Synthesizes fn(cs, 0, ctx), ..., fn(cs, n - 1, ctx) as if one ran after
+ * another in cs: task i's variables are numbered right after task i - 1's.
+ * Task i must allocate exactly aux[i] aux variables and inputs[i] inputs,
+ * nested tasks included (an earlier count run gives them); one that
+ * allocates more or fewer fails the cs with CUZK_ERR_INTERNAL naming the
+ * task, in every mode.
+ *
+ * In CS_WITNESS, when cs_set_threads allows more than one thread and no
+ * error, fingerprint or fault is pending, the tasks run in parallel, each
+ * in a child cs that fn receives: the parent reserves every task's
+ * variables first (cs_reserve), the child writes its values straight into
+ * the parent's vectors at its offsets and reads earlier variables' values
+ * from them, and keeps its own linear-combination pool, namespaces (a copy
+ * of the parent's) and error. At the join the children's counts are added
+ * to the parent's, their densities too (exact: the same as inline), and the
+ * first error in task order becomes the parent's. The witness is
+ * bit-identical to the inline one. Otherwise (any other mode, one thread)
+ * fn runs on cs itself, in order, so count, record and check runs emit
+ * exactly the R1CS of the inline code.
+ *
+ * Tasks must be independent: task i may use the variables that existed
+ * before the call and its own, and read values computed before the call
+ * (in ctx); it must not read what another task of the same call computes
+ * (variables' values, its slots in ctx), which may not exist yet, and
+ * writes only its own slots. It may call cs_parallel again (nested tasks
+ * share the thread budget). It must leave the namespace depth as it found
+ * it, and not free cs, read cs_*_values, or call cs_reserve beyond its
+ * slice, cs_set_fault, cs_hash_begin or the cs_record_* functions; inside
+ * a child, cs_status reports the task's own error only.
+ *
+ * aux and inputs (n entries each) and fn are required (CUZK_ERR_ARG, and
+ * nothing runs). Thread safety: the caller owns cs as always; ctx is read
+ * by up to `threads` threads at once. */
+void cs_parallel(cs_t *cs, size_t n, const uint64_t *aux, const uint64_t *inputs, cs_task_fn fn,
+                 void *ctx);
 
 /* ---- check -------------------------------------------------------------- */
 

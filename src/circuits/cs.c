@@ -42,6 +42,8 @@ cuzk_status cs_new(cs_t **out, cs_mode mode, cuzk_error_t *err)
     cs->mode = mode;
     cs->values = mode == CS_WITNESS || mode == CS_CHECK;
     cs->err.code = CUZK_OK;
+    cs->threads = 1;
+    cs->a_aux.own_n = cs->b_input.own_n = cs->b_aux.own_n = SIZE_MAX;
     cs->pow2[0] = FR_ONE;
     for (unsigned i = 1; i < 256; i++)
         fr_dbl(&cs->pow2[i], &cs->pow2[i - 1]);
@@ -67,11 +69,13 @@ void cs_free(cs_t *cs)
 {
     if (!cs)
         return;
-    free(cs->a_aux.words);
-    free(cs->b_input.words);
-    free(cs->b_aux.words);
-    free(cs->aux_val);
-    free(cs->in_val);
+    if (!cs->task.child) { /* a child's are its parent's */
+        free(cs->a_aux.words);
+        free(cs->b_input.words);
+        free(cs->b_aux.words);
+        free(cs->aux_val);
+        free(cs->in_val);
+    }
     for (size_t i = 0; i < cs->pool_n; i++) {
         free(cs->pool[i]->terms);
         free(cs->pool[i]);
@@ -118,6 +122,14 @@ void cs_counts(cs_counts_t *out, const cs_t *cs)
 
 static int grow_values(cs_t *cs, fr_t **vals, uint64_t *cap, uint64_t need)
 {
+    if (cs->task.child) { /* its slice ends at *cap: the next task's begins there */
+        int aux = vals == &cs->aux_val;
+        uint64_t first = aux ? cs->task.aux0 : cs->task.in0;
+        cs_fail(cs, CUZK_ERR_INTERNAL,
+                "cs_parallel: task %zu allocates more than the %llu %s it declared", cs->task.index,
+                (unsigned long long)(*cap - first), aux ? "aux" : "inputs");
+        return 0;
+    }
     uint64_t n = *cap ? *cap : 1024;
     while (n < need)
         n *= 2;
@@ -178,15 +190,17 @@ void cs_value(fr_t *out, const cs_t *cs, cs_var_t v)
     }
 }
 
+/* The counts run on past the vectors when they could not grow (the cs has
+ * failed then): never hand out more values than there are. */
 const fr_t *cs_input_values(const cs_t *cs, size_t *n)
 {
-    *n = cs->values ? (size_t)cs->n_inputs : 0;
+    *n = cs->values ? (size_t)(cs->n_inputs < cs->in_cap ? cs->n_inputs : cs->in_cap) : 0;
     return cs->values ? cs->in_val : NULL;
 }
 
 const fr_t *cs_aux_values(const cs_t *cs, size_t *n)
 {
-    *n = cs->values ? (size_t)cs->n_aux : 0;
+    *n = cs->values ? (size_t)(cs->n_aux < cs->aux_cap ? cs->n_aux : cs->aux_cap) : 0;
     return cs->values ? cs->aux_val : NULL;
 }
 
@@ -204,6 +218,11 @@ const fr_t *cs_minus_one(const cs_t *cs)
 
 static int density_grow(cs_t *cs, cs_density_t *d, size_t need)
 {
+    if (cs->task.child) { /* the parent reserved every task's variables */
+        cs_fail(cs, CUZK_ERR_INTERNAL, "cs_parallel: task %zu uses a variable past its slice",
+                cs->task.index);
+        return 0;
+    }
     size_t n = d->n_words ? d->n_words : 1024;
     while (n < need)
         n *= 2;
@@ -218,13 +237,31 @@ static int density_grow(cs_t *cs, cs_density_t *d, size_t need)
     return 1;
 }
 
+/* A word a cs_parallel child shares with running siblings (its slice's
+ * edges, older variables): the bit is set with an atomic OR, and the child
+ * counts it only when its OR set it, so the totals the join adds up count
+ * each variable once. The plain load first keeps a word every task reads
+ * (ONE's) shared in the caches instead of bouncing it between cores.
+ * Relaxed order: the bitmaps are read only after the join. Words inside
+ * the slice take the plain path: a locked OR per variable would cost a
+ * fifth of a parallel PoRep witness's CPU time. */
+static void density_set_shared(cs_density_t *d, size_t w, uint64_t m)
+{
+    if (__atomic_load_n(&d->words[w], __ATOMIC_RELAXED) & m)
+        return;
+    if (!(__atomic_fetch_or(&d->words[w], m, __ATOMIC_RELAXED) & m))
+        d->total++;
+}
+
 static inline void density_set(cs_t *cs, cs_density_t *d, uint32_t idx)
 {
     size_t w = idx >> 6;
     if (w >= d->n_words && !density_grow(cs, d, w + 1))
         return;
     uint64_t m = 1ull << (idx & 63);
-    if (!(d->words[w] & m)) {
+    if (w - d->own_lo >= d->own_n) {
+        density_set_shared(d, w, m);
+    } else if (!(d->words[w] & m)) {
         d->words[w] |= m;
         d->total++;
     }

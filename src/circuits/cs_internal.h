@@ -17,11 +17,15 @@ typedef struct cs_ns_entry {
 } cs_ns_entry_t;
 
 /* A growable bitmap with its population count kept up to date, so a density
- * is read in O(1) (bellperson's DensityTracker, ec-gpu-gen multiexp_cpu.rs). */
+ * is read in O(1) (bellperson's DensityTracker, ec-gpu-gen multiexp_cpu.rs).
+ * Words [own_lo, own_lo + own_n) are the cs's alone (all of them, but in a
+ * cs_parallel child); the others it shares with running siblings and sets
+ * with atomic OR (cs.c density_set). */
 typedef struct cs_density {
     uint64_t *words;
     size_t n_words;
     uint64_t total;
+    size_t own_lo, own_n;
 } cs_density_t;
 
 /* One recorded matrix (CS_RECORD). */
@@ -31,6 +35,21 @@ typedef struct cs_rec_matrix {
     uint32_t *coef;
     uint64_t nnz, cap;
 } cs_rec_matrix_t;
+
+/* A child cs of cs_parallel (one task of a parallel CS_WITNESS run). It
+ * borrows its parent's value vectors and density bitmaps: it writes values
+ * only to its own slice, aux [aux0, aux_cap) and inputs [in0, in_cap) (the
+ * caps are the slice's ends, so an allocation past the declared count
+ * fails instead of writing into the next task's slice), and sets density
+ * bits plainly in the words wholly inside its slice, with atomic OR in the
+ * others (the slice's edges, older variables); its density totals count
+ * the bits it set first. It never grows, reallocates or frees what it
+ * borrows. */
+typedef struct cs_task_info {
+    int child;          /* 0 for a cs of cs_new */
+    size_t index;       /* the task's number in its cs_parallel call */
+    uint64_t aux0, in0; /* its first aux variable and input */
+} cs_task_info_t;
 
 struct cs {
     cs_mode mode;
@@ -85,6 +104,11 @@ struct cs {
     uint32_t *dict_slots; /* open addressing: dict index + 1, 0 = empty */
     uint32_t dict_slots_n;
     int taken; /* cs_record_take handed the matrices over */
+
+    /* cs_parallel (cs_parallel.c) */
+    int threads;          /* cs_set_threads: 1 = inline, <= 0 = every CPU */
+    struct cs_team *team; /* the thread budget of the outermost call; NULL outside one */
+    cs_task_info_t task;  /* what this child may write, when task.child */
 };
 
 /* Grows lc to hold at least one more term; 0 (and CUZK_ERR_NOMEM recorded)

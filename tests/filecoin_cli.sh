@@ -100,6 +100,45 @@ for kind in ${KINDS:-window-post winning-post}; do
     [ -e "$d/x.bin" ] && { echo "FAIL: a refused prove left $d/x.bin"; fail=1; }
 done
 
+# PoRep: a sealed sector's C1 output (and Curio's envelope of it). 2.7 M
+# constraints: skipped where proving is slow (sanitizer builds set
+# CUZK_FIL_POREP=0; the C1 path is covered there by test_filecoin_c1).
+if [ "${CUZK_FIL_POREP:-1}" = 1 ]; then
+    d="$work/porep"
+    expect 0 "porep: gen-vanilla" "$cuzk" filecoin gen-vanilla --kind porep --sector-size 2KiB \
+        --seed 5 --out "$d"
+    expect 0 "porep: setup" "$cuzk" filecoin setup --kind porep --sector-size 2KiB \
+        --params-dir "$params" --seed 6
+    expect 0 "porep: prove (Curio's envelope)" "$cuzk" filecoin prove --public "$d/public.json" \
+        --vanilla "$d/c1.curio.json" --params-dir "$params" --device "$dev" --out "$d/proof.bin"
+    expect 0 "porep: verify" "$cuzk" filecoin verify --public "$d/public.json" \
+        --params-dir "$params" "$d/proof.bin"
+    python3 - "$d/public.json" "$d/other.json" <<'EOF2'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["seed"] = "44" * 31 + "00"
+json.dump(p, open(sys.argv[2], "w"))
+EOF2
+    expect 1 "porep: other seed" "$cuzk" filecoin verify --public "$d/other.json" \
+        --params-dir "$params" "$d/proof.bin"
+    expect 1 "porep: C1 of other challenges" "$cuzk" filecoin prove --public "$d/other.json" \
+        --vanilla "$d/c1.json" --params-dir "$params" --device "$dev" --out "$d/x.bin"
+    python3 - "$d/public.json" "$d/wrongsector.json" <<'EOF2'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["sector_id"] = p["sector_id"] + 1
+json.dump(p, open(sys.argv[2], "w"))
+EOF2
+    expect 2 "porep: replica_id not of that sector" "$cuzk" filecoin verify \
+        --public "$d/wrongsector.json" --params-dir "$params" "$d/proof.bin"
+    sed 's/"seed":\[/"seed":[1,/' "$d/c1.json" >"$d/bad.json"
+    expect 2 "porep: malformed C1" "$cuzk" filecoin prove --public "$d/public.json" \
+        --vanilla "$d/bad.json" --params-dir "$params" --device "$dev" --out "$d/x.bin"
+    [ -e "$d/x.bin" ] && { echo "FAIL: a refused prove left $d/x.bin"; fail=1; }
+else
+    echo "skip: porep (CUZK_FIL_POREP=0)"
+fi
+
 # SnapDeals: a sealed sector updated with new data, one PartitionProof per
 # partition
 for kind in ${SNAP_KINDS:-snap-deals snap-deals-poseidon}; do

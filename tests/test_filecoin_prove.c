@@ -30,6 +30,8 @@
 
 #define SECTOR 2048u
 
+static const fil_witness_opts_t CHECK = {FIL_WITNESS_CHECK, 1, 0, 0};
+
 typedef struct post_case {
     fil_post_params_t pp;
     fil_post_shape_t shape;
@@ -145,7 +147,7 @@ static void test_winning_post_end_to_end(void **state)
     fil_partition_t p = post_partition(&pc, pc.pp.sector_count);
     fr_t *w = NULL;
     size_t n_vars = 0, n_in = 0;
-    if (fil_partition_witness(&w, &n_vars, &n_in, &p, 1, &err) != CUZK_OK)
+    if (fil_partition_witness(&w, &n_vars, &n_in, &p, &CHECK, &err) != CUZK_OK)
         fail_msg("witness: %s", err.msg);
     assert_int_equal(n_vars, c.n_vars);
     assert_int_equal(n_in, c.n_public);
@@ -184,11 +186,11 @@ static void test_winning_post_end_to_end(void **state)
 
     /* a wrong leaf is caught by the check, naming the constraint */
     fr_add(&pc.sectors[3].leafs[0], &pc.sectors[3].leafs[0], &FR_ONE);
-    assert_int_equal(fil_partition_witness(&w, &n_vars, &n_in, &p, 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(fil_partition_witness(&w, &n_vars, &n_in, &p, &CHECK, &err), CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "not satisfied"));
     assert_null(w);
     p.post.n_sectors = 0;
-    assert_int_equal(fil_partition_witness(&w, &n_vars, &n_in, &p, 0, &err), CUZK_ERR_ARG);
+    assert_int_equal(fil_partition_witness(&w, &n_vars, &n_in, &p, NULL, &err), CUZK_ERR_ARG);
 
     /* a damaged cache is rebuilt */
     FILE *f = fopen(cache, "r+b");
@@ -222,7 +224,7 @@ static void test_post_padding(void **state)
     fil_partition_t p = post_partition(&pc, 5);
     fr_t *w = NULL;
     size_t n_vars, n_in;
-    assert_int_equal(fil_partition_witness(&w, &n_vars, &n_in, &p, 1, &err), CUZK_OK);
+    assert_int_equal(fil_partition_witness(&w, &n_vars, &n_in, &p, &CHECK, &err), CUZK_OK);
     for (unsigned i = 5; i < pc.pp.sector_count; i++) {
         assert_true(fr_equal(&w[1 + 2 * i], &w[1 + 2 * 4]));
         assert_true(fr_equal(&w[2 + 2 * i], &w[2 + 2 * 4]));

@@ -59,13 +59,28 @@ typedef struct fil_partition {
 /* The circuit of p into cs (any mode; values are read when cs_has_values). */
 void fil_partition_synth(cs_t *cs, const fil_partition_t *p);
 
+/* How a witness is made. */
+typedef enum fil_witness_mode {
+    FIL_WITNESS_FAST = 0, /* values only (the witness back end) */
+    FIL_WITNESS_CHECK = 1 /* and every constraint evaluated (CS_CHECK; one thread) */
+} fil_witness_mode;
+
+typedef struct fil_witness_opts {
+    fil_witness_mode mode;
+    int threads; /* cs_set_threads: 1 sequential (0 = 1), < 0 every CPU */
+    /* The circuit's sizes when known (circuit_t n_vars, n_public; 0: not
+     * known): the value vectors are sized once, not grown by doubling. */
+    uint64_t n_vars, n_public;
+} fil_witness_opts_t;
+
 /* Synthesizes p with values. *w (malloc'd, *n_vars elements) is [ONE,
- * inputs, aux]; its inputs are w[1 .. *n_inputs] (ONE not counted). With
- * check set, every constraint is evaluated too, and an unsatisfied one is
- * CUZK_ERR_ARG naming it. Returns CUZK_OK, CUZK_ERR_ARG (the partition's
- * values break the circuit's contract), CUZK_ERR_NOMEM. */
+ * inputs, aux]; its inputs are w[1 .. *n_inputs] (ONE not counted). In
+ * FIL_WITNESS_CHECK an unsatisfied constraint is CUZK_ERR_ARG naming it.
+ * opts may be NULL (FAST, one thread). Returns CUZK_OK, CUZK_ERR_ARG (the
+ * partition's values break the circuit's contract), CUZK_ERR_NOMEM. */
 cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
-                                  const fil_partition_t *p, int check, cuzk_error_t *err);
+                                  const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                  cuzk_error_t *err);
 
 /* Where fil_circuit_load found the circuit. */
 typedef enum fil_circuit_source {

@@ -53,6 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_porep.h"
 #include "cuzk/filecoin_proofs.h"
 #include "cuzk/filecoin_vanilla.h"
@@ -128,6 +129,14 @@ cuzk_status fil_sealed_porep_challenge(fil_porep_challenge_t *out, const fil_sea
  * CUZK_ERR_ARG naming n or the challenge's index. */
 cuzk_status fil_sealed_post_vproof(fil_post_vproof_t *out, const fil_sealed_t *s,
                                    const uint64_t *leaf_challenges, unsigned n, cuzk_error_t *err);
+
+/* The sector's C1 output (seal_commit_phase1: SealCommitPhase1Output) for
+ * ticket and seed: every partition's challenges drawn as the proof's kind
+ * draws them (filecoin_inputs.h), each with its vanilla Proof (columns,
+ * paths, labeling and encoding proofs). Free with fil_c1_free. Returns
+ * CUZK_OK, CUZK_ERR_NOMEM, or a challenge's error. */
+cuzk_status fil_sealed_c1(fil_c1_t *out, const fil_sealed_t *s, const uint8_t ticket[32],
+                          const uint8_t seed[32], cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,9 @@
  *                              per sector (WinningPoSt: one sector, its 66
  *                              challenges; WindowPoSt: --sectors sectors,
  *                              default one partition's worth, 10 each);
+ *   DIR/c1.json, c1.curio.json PoRep: a sealed sector's C1 output
+ *                              (SealCommitPhase1Output JSON) and Curio's
+ *                              {SectorNum, Phase1Out, SectorSize} of it;
  *   DIR/partition-<k>.vproof   SnapDeals: a sealed sector updated with new
  *                              data (h_default), one bincode PartitionProof
  *                              per partition.
@@ -27,6 +30,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_inputs.h"
 #include "cuzk/filecoin_public.h"
 #include "cuzk/filecoin_seal.h"
@@ -47,7 +51,7 @@ static int usage(void)
             "usage: cuzk filecoin gen-vanilla --kind K --sector-size S [--seed N] [--api V]\n"
             "                                 [--sectors N] [--miner-id N] [--threads N]\n"
             "                                 --out DIR\n"
-            "  K: winning-post, window-post, snap-deals, snap-deals-poseidon\n"
+            "  K: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
             "  S: 2KiB, 8MiB, 512MiB (snap-deals-poseidon: 32GiB and up only)\n");
     return CLI_USAGE;
 }
@@ -140,9 +144,21 @@ static int write_bytes(const char *dir, const char *name, const void *data, size
 static cuzk_status seal_one(fil_sealed_t **out, const gen_args_t *a, uint64_t sector_id,
                             cuzk_error_t *err)
 {
-    fil_seal_proof sp;
-    cuzk_status st = fil_seal_from_size(&sp, a->sector_size,
-                                        a->api == FIL_API_1_0 ? FIL_API_1_0 : FIL_API_1_1, err);
+    fil_seal_proof sp = FIL_SEAL_COUNT;
+    cuzk_status st = CUZK_OK;
+    if (a->kind == FIL_CIRCUIT_POREP && a->api == FIL_API_1_2) { /* NI-PoRep */
+        for (int i = 0; i < FIL_SEAL_COUNT; i++) {
+            const fil_seal_info_t *r = fil_seal_info((fil_seal_proof)i);
+            if (r && r->sector_size == a->sector_size && r->kind == FIL_POREP_NON_INTERACTIVE)
+                sp = (fil_seal_proof)i;
+        }
+        if (sp == FIL_SEAL_COUNT)
+            return cuzk_error_set(err, CUZK_ERR_ARG, "no non-interactive PoRep of that size");
+    } else {
+        /* PoSt and SnapDeals sectors: the interactive seal proof (1.2 has none) */
+        st = fil_seal_from_size(&sp, a->sector_size,
+                                a->api == FIL_API_1_0 ? FIL_API_1_0 : FIL_API_1_1, err);
+    }
     if (st != CUZK_OK)
         return st;
     uint8_t prover[32], ticket[32];
@@ -237,6 +253,66 @@ out:
     return rc;
 }
 
+static int gen_porep(const gen_args_t *a)
+{
+    cuzk_error_t err = {0};
+    fil_sealed_t *s = NULL;
+    fil_c1_t c1;
+    memset(&c1, 0, sizeof c1);
+    char *json = NULL, *curio = NULL;
+    size_t n = 0, nc = 0;
+    int rc = CLI_USAGE;
+    uint8_t ticket[32], seed[32];
+    const uint64_t id = 1;
+    draw(ticket, a->seed, "ticket", id);
+    draw(seed, a->seed, "seed", id);
+    if (seal_one(&s, a, id, &err) != CUZK_OK ||
+        fil_sealed_c1(&c1, s, ticket, seed, &err) != CUZK_OK ||
+        fil_c1_write(&json, &n, &c1, &err) != CUZK_OK ||
+        fil_c1_write_curio(&curio, &nc, &c1, id, &err) != CUZK_OK)
+        goto fail;
+    if (!write_bytes(a->out, "c1.json", json, n) ||
+        !write_bytes(a->out, "c1.curio.json", curio, nc))
+        goto out;
+    fil_public_t pub;
+    memset(&pub, 0, sizeof pub);
+    pub.kind = FIL_CIRCUIT_POREP;
+    pub.sector_size = a->sector_size;
+    pub.api = a->api;
+    pub.seal = c1.registered_proof;
+    pub.miner_id = a->miner_id;
+    pub.sector_id = id;
+    memcpy(pub.ticket, ticket, 32);
+    memcpy(pub.seed, seed, 32);
+    fr_to_le(pub.replica_id, &c1.replica_id);
+    fr_to_le(pub.comm_d, &c1.comm_d);
+    fr_to_le(pub.comm_r, &c1.comm_r);
+    pub.have = FIL_PUB_REGISTERED_PROOF | FIL_PUB_MINER_ID | FIL_PUB_SECTOR_ID | FIL_PUB_TICKET |
+               FIL_PUB_SEED | FIL_PUB_REPLICA_ID | FIL_PUB_COMM_D | FIL_PUB_COMM_R;
+    char *pj = NULL;
+    if (fil_public_write(&pj, &pub, &err) != CUZK_OK)
+        goto fail;
+    int ok = write_bytes(a->out, "public.json", pj, strlen(pj));
+    free(pj);
+    if (ok) {
+        printf("%s: C1 of a %s %s sector (%u partition%s x %u challenges), c1.curio.json, "
+               "public.json\n",
+               a->out, fil_sector_size_str(a->sector_size),
+               fil_seal_info(c1.registered_proof)->name, c1.partitions,
+               c1.partitions == 1 ? "" : "s", c1.challenges);
+        rc = CLI_OK;
+    }
+    goto out;
+fail:
+    rc = cli_fail("filecoin gen-vanilla", "porep", &err);
+out:
+    free(json);
+    free(curio);
+    fil_c1_free(&c1);
+    fil_sealed_free(s);
+    return rc;
+}
+
 static int gen_snap(const gen_args_t *a)
 {
     cuzk_error_t err = {0};
@@ -325,6 +401,8 @@ int cmd_filecoin_gen(int argc, char **argv)
         fprintf(stderr, "cuzk filecoin gen-vanilla: cannot make %s: %s\n", a.out, strerror(errno));
         return CLI_USAGE;
     }
+    if (a.kind == FIL_CIRCUIT_POREP)
+        return gen_porep(&a);
     if (a.kind == FIL_CIRCUIT_WINNING_POST || a.kind == FIL_CIRCUIT_WINDOW_POST)
         return gen_post(&a);
     if (a.kind == FIL_CIRCUIT_SNAP_DEALS || a.kind == FIL_CIRCUIT_SNAP_DEALS_POSEIDON)

@@ -28,6 +28,7 @@
 #include "cli_backend.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_params.h"
 #include "cuzk/filecoin_prove.h"
 #include "cuzk/filecoin_public.h"
@@ -70,7 +71,8 @@ static int usage(const char *sub)
             "                           [--threads N] [--public-out FILE] --out PROOF\n"
             "       cuzk filecoin verify --public FILE [values] [--params-dir DIR | --vk FILE]\n"
             "                            PROOF\n"
-            "  K: winning-post, window-post, snap-deals, snap-deals-poseidon\n"
+            "  K: porep (--vanilla: the C1 JSON or Curio's envelope of it), winning-post,\n"
+            "     window-post, snap-deals, snap-deals-poseidon\n"
             "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n"
             "  values: --api V --randomness HEX --miner-id N --sector-id N --partition K\n"
             "          --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX --h N\n"
@@ -552,7 +554,8 @@ static int witness_rc(cuzk_status st, const cuzk_error_t *err)
 
 /* The witness of PoSt partition i. */
 static int post_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
-                        const post_vanilla_t *pv, const fil_post_params_t *pp, unsigned i)
+                        const post_vanilla_t *pv, const fil_post_params_t *pp, unsigned i,
+                        const fil_witness_opts_t *wopts)
 {
     fil_post_sector_t *secs = NULL;
     unsigned n_secs = 0;
@@ -569,7 +572,7 @@ static int post_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_publ
     part.post.n_sectors = n_secs;
     cuzk_status st = fil_sector_tree(&part.post.shape.tree, p->sector_size, &err);
     if (st == CUZK_OK)
-        st = fil_partition_witness(w, n_vars, n_w_in, &part, 0, &err);
+        st = fil_partition_witness(w, n_vars, n_w_in, &part, wopts, &err);
     free(secs);
     return witness_rc(st, &err);
 }
@@ -578,7 +581,7 @@ static int post_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_publ
  * A proof that does not fit the public values is invalid (exit 1); one
  * that does not parse is bad input (exit 2). */
 static int snap_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
-                        const char *path, unsigned i)
+                        const char *path, unsigned i, const fil_witness_opts_t *wopts)
 {
     cuzk_error_t err = {0};
     fil_update_kind uk = p->kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
@@ -618,11 +621,94 @@ static int snap_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_publ
         goto out;
     }
     part.update.w = &uw;
-    st = fil_partition_witness(w, n_vars, n_w_in, &part, 0, &err);
+    st = fil_partition_witness(w, n_vars, n_w_in, &part, wopts, &err);
     fil_update_witness_free(&uw);
     rc = witness_rc(st, &err);
 out:
     fil_snap_vproof_free(&v);
+    return rc;
+}
+
+static int has_text(const uint8_t *b, size_t n, const char *t)
+{
+    size_t m = strlen(t);
+    for (size_t i = 0; i + m <= n; i++)
+        if (b[i] == (uint8_t)t[0] && !memcmp(b + i, t, m))
+            return 1;
+    return 0;
+}
+
+/* The C1 output of a PoRep: its JSON, or Curio's envelope of it. */
+static int c1_load(fil_c1_t *c1, const char *path)
+{
+    uint8_t *b;
+    size_t n;
+    cuzk_error_t err = {0};
+    if (!read_all(&b, &n, path))
+        return 0;
+    cuzk_status st;
+    /* Curio's {SectorNum, Phase1Out, SectorSize}: the C1 is base64 inside */
+    if (has_text(b, n, "\"Phase1Out\"")) {
+        uint64_t num, size;
+        st = fil_c1_parse_curio(c1, &num, &size, b, n, &err);
+    } else {
+        st = fil_c1_parse(c1, b, n, &err);
+    }
+    free(b);
+    if (st != CUZK_OK) {
+        cli_fail("filecoin prove", path, &err);
+        return 0;
+    }
+    return 1;
+}
+
+/* The public values a C1 carries (the flags may add miner and sector ids,
+ * which make replica_id checked). */
+static void c1_public(fil_public_t *p, const fil_c1_t *c1)
+{
+    const fil_seal_info_t *info = fil_seal_info(c1->registered_proof);
+    p->kind = FIL_CIRCUIT_POREP;
+    p->seal = c1->registered_proof;
+    p->sector_size = info->sector_size;
+    p->api = info->api;
+    memcpy(p->seed, c1->seed, 32);
+    memcpy(p->ticket, c1->ticket, 32);
+    fr_to_le(p->replica_id, &c1->replica_id);
+    fr_to_le(p->comm_d, &c1->comm_d);
+    fr_to_le(p->comm_r, &c1->comm_r);
+    p->have |= FIL_PUB_REGISTERED_PROOF | FIL_PUB_SEED | FIL_PUB_TICKET | FIL_PUB_REPLICA_ID |
+               FIL_PUB_COMM_D | FIL_PUB_COMM_R;
+}
+
+/* The witness of PoRep partition i from the C1. A C1 whose roots or
+ * indices disagree is invalid (exit 1). */
+static int porep_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
+                         const fil_c1_t *c1, unsigned i, const fil_witness_opts_t *wopts)
+{
+    cuzk_error_t err = {0};
+    unsigned k = (p->have & FIL_PUB_PARTITION) ? p->partition : i;
+    fil_partition_t part;
+    memset(&part, 0, sizeof part);
+    part.kind = FIL_CIRCUIT_POREP;
+    fil_c1_shape(&part.porep.shape, c1);
+    fil_porep_challenge_t *ch = calloc(part.porep.shape.challenges, sizeof *ch);
+    if (!ch)
+        return CLI_USAGE;
+    cuzk_status st = fil_c1_public(&part.porep.pub, c1, k, &err);
+    for (unsigned j = 0; st == CUZK_OK && j < part.porep.shape.challenges; j++)
+        st = fil_c1_porep_challenge(&ch[j], c1, k, j, &err);
+    int rc;
+    if (st != CUZK_OK) {
+        fprintf(stderr,
+                "cuzk filecoin prove: C1 partition %u: %s: the vanilla proof is not "
+                "valid\n",
+                k, err.msg);
+        rc = CLI_INVALID;
+    } else {
+        part.porep.ch = ch;
+        rc = witness_rc(fil_partition_witness(w, n_vars, n_w_in, &part, wopts, &err), &err);
+    }
+    free(ch);
     return rc;
 }
 
@@ -702,15 +788,18 @@ static int write_file(const char *path, const void *data, size_t len)
 
 static int cmd_prove_(const fp_args_t *a)
 {
+    /* without --public: --kind and --sector-size (a PoRep's C1 says both) */
     if (!a->out || a->n_vanilla == 0 ||
-        (!a->public_path && (a->kind == FIL_CIRCUIT_COUNT || !a->sector_size)))
+        (!a->public_path && a->kind != FIL_CIRCUIT_POREP &&
+         (a->kind == FIL_CIRCUIT_COUNT || !a->sector_size)))
         return usage(a->sub);
     fil_public_t p;
     if (!load_public(&p, a))
         return CLI_USAGE;
     int post = p.kind == FIL_CIRCUIT_WINNING_POST || p.kind == FIL_CIRCUIT_WINDOW_POST;
     int snap = p.kind == FIL_CIRCUIT_SNAP_DEALS || p.kind == FIL_CIRCUIT_SNAP_DEALS_POSEIDON;
-    if (!post && !snap) {
+    int porep = p.kind == FIL_CIRCUIT_POREP;
+    if (!post && !snap && !porep) {
         fprintf(stderr, "cuzk filecoin prove: --kind %s is not provable yet\n",
                 fil_circuit_kind_str(p.kind));
         fil_public_free(&p);
@@ -719,6 +808,8 @@ static int cmd_prove_(const fp_args_t *a)
     int rc = CLI_USAGE;
     cuzk_error_t err = {0};
     post_vanilla_t pv = {0};
+    fil_c1_t c1;
+    memset(&c1, 0, sizeof c1);
     bellperson_params_t bp;
     memset(&bp, 0, sizeof bp);
     groth16_vk_t vk;
@@ -737,6 +828,25 @@ static int cmd_prove_(const fp_args_t *a)
     double t0 = cli_now();
     if (post && (!post_vanilla_load(&pv, a) || !post_public_sectors(&p, &pv)))
         goto out;
+    if (porep) {
+        if (a->n_vanilla != 1) {
+            fprintf(stderr, "cuzk filecoin prove: a PoRep takes one C1 output, not %d files\n",
+                    a->n_vanilla);
+            goto out;
+        }
+        if (!c1_load(&c1, a->vanilla[0]))
+            goto out;
+        if (!a->public_path) {
+            c1_public(&p, &c1);
+            apply_flags(&p, a);
+        } else if (p.seal != c1.registered_proof) {
+            fprintf(stderr,
+                    "cuzk filecoin prove: the C1 is a %s proof; the public values say "
+                    "%s\n",
+                    fil_seal_info(c1.registered_proof)->name, fil_seal_info(p.seal)->name);
+            goto out;
+        }
+    }
     if (fil_public_check(&p, &err) != CUZK_OK ||
         (post && fil_post_params(&pp, p.kind, p.sector_size, p.api, &err) != CUZK_OK)) {
         rc = cli_fail("filecoin prove", "public values", &err);
@@ -781,6 +891,8 @@ static int cmd_prove_(const fp_args_t *a)
     in = calloc(c.n_public ? c.n_public : 1, sizeof *in);
     if (!proofs || !bytes || !in)
         goto out;
+    /* the witness on every CPU (--threads N: N), its vectors sized once */
+    fil_witness_opts_t wo = {FIL_WITNESS_FAST, a->threads ? a->threads : -1, c.n_vars, c.n_public};
     double t_load = cli_now() - t0;
     for (unsigned i = 0; i < parts; i++) {
         double ti = cli_now();
@@ -791,8 +903,9 @@ static int cmd_prove_(const fp_args_t *a)
             rc = cli_fail("filecoin prove", "public values", &err);
             goto out;
         }
-        rc = post ? post_witness(&w, &n_vars, &n_w_in, &p, &pv, &pp, i)
-                  : snap_witness(&w, &n_vars, &n_w_in, &p, a->vanilla[i], i);
+        rc = post    ? post_witness(&w, &n_vars, &n_w_in, &p, &pv, &pp, i, &wo)
+             : porep ? porep_witness(&w, &n_vars, &n_w_in, &p, &c1, i, &wo)
+                     : snap_witness(&w, &n_vars, &n_w_in, &p, a->vanilla[i], i, &wo);
         if (rc != CLI_OK)
             goto out;
         double tw = cli_now() - ti;
@@ -834,6 +947,7 @@ out:
     groth16_vk_free(&vk);
     bellperson_params_close(&bp);
     post_vanilla_free(&pv);
+    fil_c1_free(&c1);
     fil_public_free(&p);
     return rc;
 }

@@ -53,15 +53,27 @@ static cuzk_status partition_check(const fil_partition_t *p, cuzk_error_t *err)
 }
 
 cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
-                                  const fil_partition_t *p, int check, cuzk_error_t *err)
+                                  const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                  cuzk_error_t *err)
 {
     *w = NULL;
+    fil_witness_opts_t o = {FIL_WITNESS_FAST, 1, 0, 0};
+    if (opts)
+        o = *opts;
+    const int check = o.mode == FIL_WITNESS_CHECK;
     cuzk_status st = partition_check(p, err);
     if (st != CUZK_OK)
         return st;
     cs_t *cs = NULL;
     if ((st = cs_new(&cs, check ? CS_CHECK : CS_WITNESS, err)) != CUZK_OK)
         return st;
+    cs_set_threads(cs, o.threads == 0 ? 1 : o.threads);
+    if (o.n_vars > o.n_public &&
+        cs_reserve(cs, o.n_vars - o.n_public - 1, o.n_public + 1) != CUZK_OK) {
+        cs_free(cs);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s witness: no memory for %llu values",
+                              fil_circuit_kind_str(p->kind), (unsigned long long)o.n_vars);
+    }
     fil_partition_synth(cs, p);
     if ((st = cs_status(cs, err)) != CUZK_OK) {
         cs_free(cs);

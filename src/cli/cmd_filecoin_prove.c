@@ -332,7 +332,12 @@ static int load_circuit(circuit_t *c, const fp_args_t *a, fil_circuit_kind kind,
                 src == FIL_CIRCUIT_REBUILT ? "re-recorded (the cache was unusable)" : "recorded",
                 fil_circuit_kind_str(kind), c->n_rows, cli_now() - t0, path);
     free(path);
-    if (st != CUZK_OK)
+    if (st == CUZK_ERR_IO) /* a read-only parameter folder, a full disk */
+        fprintf(stderr,
+                "cuzk filecoin: circuit cache in %s: %s (--circuit-cache DIR keeps it "
+                "elsewhere)\n",
+                dir, err.msg);
+    else if (st != CUZK_OK)
         cli_fail("filecoin", "circuit", &err);
     return st == CUZK_OK;
 }

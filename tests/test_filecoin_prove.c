@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -21,6 +22,7 @@
 #include "cuzk/filecoin_inputs.h"
 #include "cuzk/filecoin_merkle.h"
 #include "cuzk/filecoin_prove.h"
+#include "cuzk/filecoin_vanilla.h"
 #include "cuzk/groth16.h"
 #include "cuzk/key.h"
 #include "cuzk/poseidon.h"
@@ -176,9 +178,12 @@ static void test_winning_post_end_to_end(void **state)
     int valid = 0;
     assert_int_equal(groth16_verify(&valid, &key.vk, &proof, in, n, &err), CUZK_OK);
     assert_true(valid);
-    uint8_t other[32];
-    memcpy(other, pc.randomness, 32);
-    other[0] ^= 1;
+    uint8_t other[32]; /* other randomness (a flipped bit could leave the field) */
+    do {
+        fr_t o;
+        tu_rand_fr(&o);
+        fr_to_le(other, &o);
+    } while (!memcmp(other, pc.randomness, 32));
     derived_inputs(in, 132, &n, &pc, other);
     assert_int_equal(groth16_verify(&valid, &key.vk, &proof, in, n, &err), CUZK_OK);
     assert_false(valid);
@@ -233,12 +238,103 @@ static void test_post_padding(void **state)
     post_case_free(&pc);
 }
 
+/* CUZK_SLOW=1: a full 32 GiB WindowPoSt partition from the real vanilla
+ * proof (post.vproof, sector 1, its partition padded with it to 2,349
+ * sectors as filecoin-proofs pads): the recorded circuit, the witness
+ * (every CPU) whose inputs are those derived from randomness 0 and the
+ * sector, and every one of the ~125 M constraints satisfied by
+ * circuit_check. About 13 GB of memory. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void test_window_post_32g_real(void **state)
+{
+    (void)state;
+    if (!getenv("CUZK_SLOW")) {
+        printf("test_filecoin_prove: 32 GiB WindowPoSt from post.vproof skipped (CUZK_SLOW=1 "
+               "runs it)\n");
+        return;
+    }
+    cuzk_error_t err = {0};
+    size_t len = 0;
+    uint8_t *bytes = tu_read_file(CUZK_TESTDATA_DIR "/filecoin/circuits/post.vproof", &len);
+    assert_non_null(bytes);
+    fil_post_vproof_t *v = malloc(sizeof *v);
+    fil_post_sector_t *s = calloc(1, sizeof *s);
+    assert_true(v && s);
+    assert_int_equal(fil_post_vproof_parse(v, bytes, len, &err), CUZK_OK);
+    free(bytes);
+    const uint64_t size = (uint64_t)32 << 30;
+    fil_post_params_t pp;
+    assert_int_equal(fil_post_params(&pp, FIL_CIRCUIT_WINDOW_POST, size, FIL_API_1_1, &err),
+                     CUZK_OK);
+    s->comm_r = v->comm_r;
+    s->comm_c = v->comm_c;
+    s->comm_r_last = v->comm_r_last;
+    for (unsigned i = 0; i < pp.challenge_count; i++) {
+        s->paths[i] = v->paths[i];
+        s->leafs[i] = v->paths[i].leaf;
+    }
+    fil_partition_t p;
+    memset(&p, 0, sizeof p);
+    p.kind = FIL_CIRCUIT_WINDOW_POST;
+    p.post.shape.nodes = size / 32;
+    p.post.shape.challenges = pp.challenge_count;
+    assert_int_equal(fil_sector_tree(&p.post.shape.tree, size, &err), CUZK_OK);
+    p.post.sector_count = pp.sector_count;
+    p.post.sectors = s;
+    p.post.n_sectors = 1;
+
+    double t0 = now_s();
+    circuit_t c;
+    if (fil_circuit_load(&c, NULL, FIL_CIRCUIT_WINDOW_POST, size, FIL_API_1_1, NULL, 0, &err) !=
+        CUZK_OK)
+        fail_msg("circuit: %s", err.msg);
+    double t1 = now_s();
+    fil_witness_opts_t o = {FIL_WITNESS_FAST, -1, c.n_vars, c.n_public};
+    fr_t *w = NULL;
+    size_t n_vars = 0, n_in = 0;
+    if (fil_partition_witness(&w, &n_vars, &n_in, &p, &o, &err) != CUZK_OK)
+        fail_msg("witness: %s", err.msg);
+    double t2 = now_s();
+    assert_int_equal(n_vars, c.n_vars);
+    assert_int_equal(n_in, c.n_public);
+    fil_post_pub_sector_t pub = {v->sector_id, {0}};
+    fr_to_le(pub.comm_r, &v->comm_r);
+    uint8_t rnd[32] = {0};
+    fr_t *in = malloc(n_in * sizeof *in);
+    size_t n = 0;
+    assert_non_null(in);
+    assert_int_equal(fil_post_inputs(in, n_in, &n, &pp, rnd, &pub, 1, 0, &err), CUZK_OK);
+    assert_int_equal(n, n_in);
+    for (size_t i = 0; i < n; i++)
+        if (!fr_equal(&in[i], &w[1 + i]))
+            fail_msg("input %zu differs from the derived one", i);
+    uint32_t bad = 0;
+    assert_int_equal(circuit_check(&bad, &c, w, 0), CUZK_OK);
+    if (bad != UINT32_MAX)
+        fail_msg("constraint %u is not satisfied", bad);
+    printf("test_filecoin_prove: 32 GiB WindowPoSt, real sector x 2349: %u constraints "
+           "satisfied; record %.1f s, witness %.1f s, check %.1f s\n",
+           c.n_rows, t1 - t0, t2 - t1, now_s() - t2);
+    free(in);
+    free(w);
+    circuit_free(&c);
+    free(s);
+    free(v);
+}
+
 int main(void)
 {
     tu_init("test_filecoin_prove");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_winning_post_end_to_end),
         cmocka_unit_test(test_post_padding),
+        cmocka_unit_test(test_window_post_32g_real),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

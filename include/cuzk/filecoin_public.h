@@ -84,6 +84,10 @@ cuzk_status fil_public_check(const fil_public_t *p, cuzk_error_t *err);
 cuzk_status fil_public_write(char **out, const fil_public_t *p, cuzk_error_t *err);
 void fil_public_free(fil_public_t *p); /* the sectors; accepts a zeroed p */
 
+/* 64 hex digits (either case) to the 32 bytes they spell, in order.
+ * CUZK_ERR_FORMAT naming `what` and the first bad character. */
+cuzk_status fil_hex32_parse(uint8_t out[32], const char *s, const char *what, cuzk_error_t *err);
+
 /* prover_id as filecoin-proofs makes it from a miner id (Curio's
  * cuzk_funcs.go: the unsigned LEB128 of the id, zero padded). */
 void fil_prover_id(uint8_t out[32], uint64_t miner_id);

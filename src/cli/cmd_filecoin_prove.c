@@ -81,20 +81,6 @@ static int usage(const char *sub)
     return CLI_USAGE;
 }
 
-static cuzk_status hex32(uint8_t out[32], const char *s, const char *what, cuzk_error_t *err)
-{
-    if (strlen(s) != 64)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "%s must be 64 hex digits", what);
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", s[2 * i]) ||
-            !strchr("0123456789abcdefABCDEF", s[2 * i + 1]))
-            return cuzk_error_set(err, CUZK_ERR_ARG, "%s: not hex at %d", what, 2 * i);
-        out[i] = (uint8_t)v;
-    }
-    return CUZK_OK;
-}
-
 static cuzk_status uint_arg(uint64_t *out, const char *s, const char *what, cuzk_error_t *err)
 {
     char *end = NULL;
@@ -168,16 +154,16 @@ static int parse(fp_args_t *a, int argc, char **argv)
         else if (!strcmp(o, "--vk"))
             a->vk_path = v;
         else if (!strcmp(o, "--randomness")) {
-            st = hex32(a->over.randomness, v, o, &err);
+            st = fil_hex32_parse(a->over.randomness, v, o, &err);
             a->over.have |= FIL_PUB_RANDOMNESS;
         } else if (!strcmp(o, "--comm-r-old")) {
-            st = hex32(a->over.comm_r_old, v, o, &err);
+            st = fil_hex32_parse(a->over.comm_r_old, v, o, &err);
             a->over.have |= FIL_PUB_COMM_R_OLD;
         } else if (!strcmp(o, "--comm-d-new")) {
-            st = hex32(a->over.comm_d_new, v, o, &err);
+            st = fil_hex32_parse(a->over.comm_d_new, v, o, &err);
             a->over.have |= FIL_PUB_COMM_D_NEW;
         } else if (!strcmp(o, "--comm-r-new")) {
-            st = hex32(a->over.comm_r_new, v, o, &err);
+            st = fil_hex32_parse(a->over.comm_r_new, v, o, &err);
             a->over.have |= FIL_PUB_COMM_R_NEW;
         } else if (!strcmp(o, "--miner-id")) {
             st = uint_arg(&a->over.miner_id, v, o, &err);

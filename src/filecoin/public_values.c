@@ -45,21 +45,28 @@ static int hexval(char c)
     return -1;
 }
 
-static cuzk_status hex32(uint8_t out[32], const cJSON *v, const char *name, cuzk_error_t *err)
+cuzk_status fil_hex32_parse(uint8_t out[32], const char *s, const char *what, cuzk_error_t *err)
 {
-    const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
-    if (!s || strlen(s) != 64)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                              "public values: \"%s\" must be a string of 64 hex digits", name);
+    if (strlen(s) != 64)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s must be 64 hex digits", what);
     for (int i = 0; i < 32; i++) {
         int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
         if (hi < 0 || lo < 0)
-            return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                                  "public values: \"%s\" has a non-hex character at %d", name,
+            return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s has a non-hex character at %d", what,
                                   hi < 0 ? 2 * i : 2 * i + 1);
         out[i] = (uint8_t)(hi << 4 | lo);
     }
     return CUZK_OK;
+}
+
+static cuzk_status hex32(uint8_t out[32], const cJSON *v, const char *name, cuzk_error_t *err)
+{
+    if (!cJSON_IsString(v))
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "public values: \"%s\" must be a string of 64 hex digits", name);
+    char what[96];
+    snprintf(what, sizeof what, "public values: \"%s\"", name);
+    return fil_hex32_parse(out, v->valuestring, what, err);
 }
 
 /* A non-negative integer that a double holds exactly (JSON numbers are

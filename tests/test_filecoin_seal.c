@@ -374,15 +374,22 @@ static void test_zero_comm_d(void **state)
 /* The WindowPoSt vanilla proof of sector `index` of a partition: 10 leaf
  * challenges (fallback/vanilla.rs), each path verifies to comm_r_last and
  * holds the replica node it names. */
+/* The 10 WindowPoSt leaf challenges of sector `index` of a partition. */
+static void post_leaves(uint64_t leaves[10], const fil_seal_info_t *info, uint64_t sector_id,
+                        uint64_t index)
+{
+    for (uint64_t n = 0; n < 10; n++)
+        assert_int_equal(fil_post_leaf_challenge(&leaves[n], RANDOMNESS, sector_id,
+                                                 fil_post_challenge_index(info->api, index, 10, n),
+                                                 info->nodes, NULL),
+                         CUZK_OK);
+}
+
 static void post_vproof(fil_post_vproof_t *vp, uint64_t leaves[10], const fil_sealed_t *s,
                         uint64_t index)
 {
     const fil_seal_info_t *info = fil_sealed_info(s);
-    for (uint64_t n = 0; n < 10; n++)
-        assert_int_equal(fil_post_leaf_challenge(&leaves[n], RANDOMNESS, fil_sealed_sector_id(s),
-                                                 fil_post_challenge_index(info->api, index, 10, n),
-                                                 info->nodes, NULL),
-                         CUZK_OK);
+    post_leaves(leaves, info, fil_sealed_sector_id(s), index);
     cuzk_error_t err = {0};
     if (fil_sealed_post_vproof(vp, s, leaves, 10, &err) != CUZK_OK)
         fail_msg("post vproof: %s", err.msg);
@@ -467,9 +474,19 @@ static void post_sector(fil_post_sector_t *ps, const fil_post_vproof_t *vp)
  * satisfies the circuit; its inputs are per sector comm_r and the 10
  * challenged leaves' numbers (por.rs packs the path bits); a wrong leaf
  * fails. Each sector proof survives a bincode round trip. */
-static void test_window_post_2k(void **state)
+static fil_sealed_t *seal_sparse(fil_seal_proof p, uint64_t sector_id, const uint8_t *seed,
+                                 const uint64_t *leaves, size_t n_leaves)
 {
-    (void)state;
+    fil_sealed_t *s = NULL;
+    cuzk_error_t err = {0};
+    if (fil_seal_sparse(&s, p, PROVER_ID, sector_id, TICKET, seed, leaves, n_leaves, 2, &err) !=
+        CUZK_OK)
+        fail_msg("fil_seal_sparse: %s", err.msg);
+    return s;
+}
+
+static void window_post_2k(int sparse)
+{
     unsigned sectors;
     assert_int_equal(fil_window_post_sectors(&sectors, 2048, NULL), CUZK_OK);
     assert_int_equal(sectors, 2);
@@ -480,7 +497,12 @@ static void test_window_post_2k(void **state)
     fil_post_vproof_t *vp = malloc(sizeof *vp);
     assert_non_null(vp);
     for (unsigned i = 0; i < 2; i++) {
-        fil_sealed_t *s = seal(FIL_SEAL_2K_V1_1, 100 + i, NULL, 1000 + i);
+        fil_sealed_t *s;
+        if (sparse) {
+            post_leaves(leaves[i], fil_seal_info(FIL_SEAL_2K_V1_1), 100 + i, i);
+            s = seal_sparse(FIL_SEAL_2K_V1_1, 100 + i, NULL, leaves[i], 10);
+        } else
+            s = seal(FIL_SEAL_2K_V1_1, 100 + i, NULL, 1000 + i);
         post_vproof(vp, leaves[i], s, i);
         check_bincode(vp);
         post_sector(&ps[i], vp);
@@ -516,6 +538,12 @@ static void test_window_post_2k(void **state)
         }
         cs_free(cs);
     }
+}
+
+static void test_window_post_2k(void **state)
+{
+    (void)state;
+    window_post_2k(0);
 }
 
 /* ---- data changes, determinism ------------------------------------------ */
@@ -659,6 +687,221 @@ static void test_bad_args(void **state)
     fil_sealed_free(NULL);
 }
 
+/* ---- sparse sealing ------------------------------------------------------ */
+
+/* The all-zero SHA-256 tree's root over `nodes` leaves, one level at a
+ * time from the primitive (not the sealer's zero hashes). */
+static void zero_root(fr_t *out, uint64_t nodes)
+{
+    uint8_t z[32] = {0};
+    for (uint64_t n = nodes; n > 1; n /= 2)
+        assert_int_equal(fil_sha256_node(z, z, z, NULL), CUZK_OK);
+    assert_int_equal(fr_from_le(out, z), CUZK_OK);
+}
+
+/* Every challenge of every partition of SEED: its labels are create_label
+ * over its parents' labels as the sealer reads them (so a challenged
+ * node's labels are real, whatever its parents' are), and its vanilla
+ * proof's paths end in the commitments. Returns how many there were. */
+static size_t check_sparse_challenges(const fil_sealed_t *s)
+{
+    const fil_seal_info_t *info = fil_sealed_info(s);
+    fr_t rid, comm_d, comm_c, comm_r_last, x;
+    uint8_t rid_b[32];
+    fil_sealed_replica_id(&rid, s);
+    fr_bytes(rid_b, &rid);
+    fil_sealed_comm_d(&comm_d, s);
+    fil_sealed_comm_c(&comm_c, s);
+    fil_sealed_comm_r_last(&comm_r_last, s);
+    fil_graph_t g;
+    assert_int_equal(fil_graph_init_seal(&g, info->proof, NULL), CUZK_OK);
+    fil_porep_challenge_t *ch = malloc(sizeof *ch);
+    assert_non_null(ch);
+    cuzk_error_t err = {0};
+    size_t total = 0;
+    for (unsigned k = 0; k < info->partitions; k++) {
+        uint64_t c[256];
+        size_t n = 0;
+        assert_int_equal(fil_porep_challenges(c, info->challenges_per_partition, info->nodes, rid_b,
+                                              SEED, k, NULL),
+                         CUZK_OK);
+        n = info->challenges_per_partition;
+        for (size_t i = 0; i < n; i++, total++) {
+            uint32_t p[FIL_DEGREE];
+            assert_int_equal(fil_graph_parents(p, &g, c[i], NULL), CUZK_OK);
+            for (unsigned l = 1; l <= info->layers; l++) {
+                unsigned np = l == 1 ? FIL_DRG_DEGREE : FIL_DEGREE;
+                uint8_t par[FIL_DEGREE][32], want[32], got[32];
+                const uint8_t *exp[FIL_LABEL_PARENTS];
+                for (unsigned j = 0; j < np; j++) {
+                    assert_int_equal(
+                        fil_sealed_label(&x, s, j < FIL_DRG_DEGREE ? l : l - 1, p[j], NULL),
+                        CUZK_OK);
+                    fr_bytes(par[j], &x);
+                }
+                for (unsigned j = 0; j < FIL_LABEL_PARENTS; j++)
+                    exp[j] = par[j % np];
+                assert_int_equal(fil_create_label(want, rid_b, l, c[i], exp, NULL), CUZK_OK);
+                assert_int_equal(fil_sealed_label(&x, s, l, c[i], NULL), CUZK_OK);
+                fr_bytes(got, &x);
+                assert_memory_equal(got, want, 32);
+            }
+            if (fil_sealed_porep_challenge(ch, s, c[i], &err) != CUZK_OK)
+                fail_msg("challenge %llu: %s", (unsigned long long)c[i], err.msg);
+            const struct {
+                const fil_merkle_path_t *p;
+                fil_hasher h;
+                const fr_t *root;
+            } paths[3] = {{&ch->comm_d_path, FIL_HASHER_SHA256, &comm_d},
+                          {&ch->comm_r_last_path, FIL_HASHER_POSEIDON, &comm_r_last},
+                          {&ch->comm_c_path, FIL_HASHER_POSEIDON, &comm_c}};
+            for (int t = 0; t < 3; t++) {
+                assert_int_equal(fil_merkle_path_compute_root(&x, paths[t].h, paths[t].p, NULL),
+                                 CUZK_OK);
+                assert_true(fr_equal(&x, paths[t].root));
+                assert_true(fil_merkle_path_leaf_index(paths[t].p) == c[i]);
+            }
+            for (unsigned j = 0; j < FIL_DEGREE; j++) {
+                const fil_merkle_path_t *pp =
+                    j < FIL_DRG_DEGREE ? &ch->drg_paths[j] : &ch->exp_paths[j - FIL_DRG_DEGREE];
+                assert_int_equal(fil_merkle_path_compute_root(&x, FIL_HASHER_POSEIDON, pp, NULL),
+                                 CUZK_OK);
+                assert_true(fr_equal(&x, &comm_c));
+                assert_true(fil_merkle_path_leaf_index(pp) == p[j]);
+            }
+            /* encoding: the replica node is the last label (data is zero) */
+            fr_t lab;
+            assert_int_equal(fil_sealed_label(&lab, s, info->layers, c[i], NULL), CUZK_OK);
+            assert_true(fr_equal(&ch->comm_r_last_path.leaf, &lab));
+            assert_true(fr_is_zero(&ch->data_leaf));
+        }
+    }
+    free(ch);
+    return total;
+}
+
+/* A sparse 2 KiB sealing: a committed-capacity sector (the published
+ * zero comm_d); its trees, rebuilt densely from every leaf it answers,
+ * have its roots; every challenge's labels are real and partition 0
+ * satisfies the real circuit (a changed parent label fails it); its
+ * PoSt proofs satisfy the PoSt circuit; synthetic and non-interactive
+ * proofs are refused with a seed. */
+static void test_sparse_2k(void **state)
+{
+    (void)state;
+    static const fil_seal_proof proofs[] = {FIL_SEAL_2K_V1, FIL_SEAL_2K_V1_1};
+    for (size_t k = 0; k < 2; k++) {
+        uint64_t leaves[10];
+        post_leaves(leaves, fil_seal_info(proofs[k]), 7, 0);
+        fil_sealed_t *s = seal_sparse(proofs[k], 7, SEED, leaves, 10);
+        const fil_seal_info_t *info = fil_sealed_info(s);
+        uint8_t want[32], got[32];
+        fr_t x, root;
+        hex32(want, ZERO_COMM_D_2K);
+        fil_sealed_comm_d(&x, s);
+        fr_bytes(got, &x);
+        assert_memory_equal(got, want, 32);
+        /* tree_r_last and tree_d rebuilt from every leaf */
+        fr_t *leaf = malloc(info->nodes * sizeof *leaf);
+        assert_non_null(leaf);
+        fil_tree_shape_t rshape;
+        assert_int_equal(fil_sector_tree(&rshape, info->sector_size, NULL), CUZK_OK);
+        size_t nonzero = 0;
+        for (uint64_t i = 0; i < info->nodes; i++) {
+            assert_int_equal(fil_sealed_replica(&leaf[i], s, i, NULL), CUZK_OK);
+            nonzero += !fr_is_zero(&leaf[i]);
+        }
+        assert_true(nonzero > 0 && nonzero < info->nodes);
+        fil_merkle_tree_t *t = NULL;
+        assert_int_equal(fil_merkle_tree_build(&t, &rshape, leaf, info->nodes, NULL), CUZK_OK);
+        fil_merkle_tree_root(&root, t);
+        fil_sealed_comm_r_last(&x, s);
+        assert_true(fr_equal(&root, &x));
+        fil_merkle_tree_free(t);
+        for (uint64_t i = 0; i < info->nodes; i++) {
+            assert_int_equal(fil_sealed_data(&leaf[i], s, i, NULL), CUZK_OK);
+            assert_true(fr_is_zero(&leaf[i]));
+        }
+        free(leaf);
+        /* comm_r = Poseidon-2(comm_c, comm_r_last) */
+        const poseidon_constants_t *c2;
+        fr_t pair[2], comm_r;
+        assert_int_equal(poseidon_constants_get(&c2, 2, NULL), CUZK_OK);
+        fil_sealed_comm_c(&pair[0], s);
+        fil_sealed_comm_r_last(&pair[1], s);
+        assert_int_equal(poseidon_hash(&x, c2, pair, 2, POSEIDON_OPTIMIZED, NULL), CUZK_OK);
+        fil_sealed_comm_r(&comm_r, s);
+        assert_true(fr_equal(&x, &comm_r));
+        assert_true(check_sparse_challenges(s) ==
+                    (size_t)info->partitions * info->challenges_per_partition);
+        check_porep(s);
+        fil_post_vproof_t *vp = malloc(sizeof *vp);
+        assert_non_null(vp);
+        post_vproof(vp, leaves, s, 0);
+        free(vp);
+        fil_sealed_free(s);
+    }
+    window_post_2k(1);
+    cuzk_error_t err = {0};
+    fil_sealed_t *s = NULL;
+    expect(
+        fil_seal_sparse(&s, FIL_SEAL_2K_V1_1_SYNTH, PROVER_ID, 1, TICKET, SEED, NULL, 0, 1, &err),
+        CUZK_ERR_UNSUPPORTED, &err, "comm_r");
+    expect(fil_seal_sparse(&s, FIL_SEAL_2K_V1_2_NI, PROVER_ID, 1, TICKET, SEED, NULL, 0, 1, &err),
+           CUZK_ERR_UNSUPPORTED, &err, "comm_r");
+    assert_null(s);
+    uint64_t far = 64;
+    expect(fil_seal_sparse(&s, FIL_SEAL_2K_V1_1, PROVER_ID, 1, TICKET, NULL, &far, 1, 1, &err),
+           CUZK_ERR_ARG, &err, "post_leaves[0]");
+    expect(fil_seal_sparse(&s, FIL_SEAL_2K_V1_1, PROVER_ID, 1, TICKET, NULL, NULL, 1, 1, &err),
+           CUZK_ERR_ARG, &err, "post_leaves");
+    expect(fil_seal_sparse(&s, FIL_SEAL_COUNT, PROVER_ID, 1, TICKET, NULL, NULL, 0, 1, &err),
+           CUZK_ERR_ARG, &err, "proof");
+    /* without a seed, a synthetic proof seals (PoSt only) */
+    s = seal_sparse(FIL_SEAL_2K_V1_1_SYNTH, 1, NULL, NULL, 0);
+    fil_sealed_free(s);
+}
+
+/* 32 and 64 GiB: every PoRep challenge of SEED (180 at 32 GiB, each with
+ * 11 real labels) and a sector's PoSt leaves, in well under a second;
+ * comm_d is the all-zero tree's root. CUZK_SLOW adds partition 0 of the
+ * 32 GiB sector through the real circuit (CS_CHECK: 130,278,541
+ * constraints), and once more with a wrong parent label, which fails. */
+static void test_sparse_large(void **state)
+{
+    (void)state;
+    static const fil_seal_proof proofs[] = {FIL_SEAL_32G_V1_1, FIL_SEAL_64G_V1_1};
+    for (size_t k = 0; k < 2; k++) {
+        const fil_seal_info_t *info = fil_seal_info(proofs[k]);
+        uint64_t leaves[10];
+        post_leaves(leaves, info, 9, 3);
+        double t0 = now_s();
+        fil_sealed_t *s = seal_sparse(proofs[k], 9, SEED, leaves, 10);
+        double sealed = now_s() - t0;
+        fr_t want, got;
+        zero_root(&want, info->nodes);
+        fil_sealed_comm_d(&got, s);
+        assert_true(fr_equal(&want, &got));
+        size_t n = check_sparse_challenges(s);
+        assert_true(n == (size_t)info->partitions * info->challenges_per_partition);
+        fil_post_vproof_t *vp = malloc(sizeof *vp);
+        assert_non_null(vp);
+        post_vproof(vp, leaves, s, 3);
+        check_bincode(vp);
+        free(vp);
+        print_message("%s: sparse sealing of %zu challenges and 10 PoSt leaves in %.3f s\n",
+                      info->name, n, sealed);
+        if (k == 0 && getenv("CUZK_SLOW")) {
+            t0 = now_s();
+            check_porep(s);
+            print_message("%s: partition 0 (%u challenges) satisfies the real circuit, its "
+                          "inputs as derived (checked twice in %.1f s, max RSS %ld KiB)\n",
+                          info->name, info->challenges_per_partition, now_s() - t0, max_rss_kib());
+        }
+        fil_sealed_free(s);
+    }
+}
+
 /* ---- 8 MiB (CUZK_SLOW) -------------------------------------------------- */
 
 static void test_seal_8m(void **state)
@@ -702,7 +945,8 @@ int main(void)
         cmocka_unit_test(test_seal_2k),      cmocka_unit_test(test_seeded_data),
         cmocka_unit_test(test_zero_comm_d),  cmocka_unit_test(test_window_post_2k),
         cmocka_unit_test(test_changed_data), cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_bad_args),     cmocka_unit_test(test_seal_8m),
+        cmocka_unit_test(test_bad_args),     cmocka_unit_test(test_sparse_2k),
+        cmocka_unit_test(test_sparse_large), cmocka_unit_test(test_seal_8m),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

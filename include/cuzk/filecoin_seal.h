@@ -1,7 +1,8 @@
 /* A real Filecoin sealer for test and benchmark inputs: seals a small
- * sector (every node in memory) exactly as rust-fil-proofs does and hands
- * out what the PoRep and PoSt circuits read: the vanilla proof of a PoRep
- * challenge and a sector's PoSt vanilla proof.
+ * sector (every node in memory) exactly as rust-fil-proofs does, or a
+ * 32/64 GiB one sparsely (fil_seal_sparse: only what proofs open is
+ * real), and hands out what the PoRep and PoSt circuits read: the vanilla
+ * proof of a PoRep challenge and a sector's PoSt vanilla proof.
  *
  * Sealing (RFP = filecoin-project/rust-fil-proofs@87348a7):
  *  1. data: `nodes` 32-byte nodes, each an Fr below 2^254 (fr32 padding:
@@ -89,6 +90,32 @@ cuzk_status fil_seal(fil_sealed_t **out, fil_seal_proof proof, const uint8_t pro
                      uint64_t sector_id, const uint8_t ticket[32], const fr_t *data, uint64_t seed,
                      int threads, cuzk_error_t *err);
 void fil_sealed_free(fil_sealed_t *s); /* accepts NULL */
+
+/* Seals a sector of proof p sparsely (any size; meant for 32 and 64 GiB,
+ * where a dense sealing would need 100s of GiB): a committed-capacity
+ * sector (every data node zero: comm_d is the zero-piece commitment) in
+ * which only what proofs open is real. With seed (32 bytes; interactive
+ * proofs only) every PoRep challenge of every partition of that seed
+ * (fil_porep_partition_challenges) has real labels (create_label over its
+ * parents' labels), and its column, its parents' columns and its replica
+ * node are leaves of tree_c and tree_r_last; post_leaves[0..n) are
+ * replica leaves too (PoSt challenges: fil_post_sector_leaves). Every
+ * other label is a stand-in (SHA-256 of a tag, replica_id, layer and node,
+ * fr32), every other tree leaf is zero and every untouched subtree the
+ * hash of an all-zero subtree, so every path of every tree ends in its one
+ * root: fil_sealed_porep_challenge of a seeded challenge, fil_sealed_c1
+ * for that seed and fil_sealed_post_vproof of any leaves satisfy the real
+ * circuits. Memory and time grow with the challenges and leaves only
+ * (32 GiB PoRep: 180 challenges, about 2,700 leaves; well under a second).
+ * threads: parallel.h rules, for the column and tree hashes.
+ * Returns CUZK_OK; CUZK_ERR_ARG (a NULL pointer, an unknown proof, a PoSt
+ * leaf out of range: its index); CUZK_ERR_UNSUPPORTED (a seed for a
+ * synthetic or non-interactive proof: their challenges depend on comm_r);
+ * CUZK_ERR_NOMEM; CUZK_ERR_INTERNAL. */
+cuzk_status fil_seal_sparse(fil_sealed_t **out, fil_seal_proof proof, const uint8_t prover_id[32],
+                            uint64_t sector_id, const uint8_t ticket[32], const uint8_t *seed,
+                            const uint64_t *post_leaves, size_t n_post_leaves, int threads,
+                            cuzk_error_t *err);
 
 /* The sector's proof row (fil_seal_info) and id. */
 const fil_seal_info_t *fil_sealed_info(const fil_sealed_t *s);

@@ -18,6 +18,10 @@
  *                              data (h_default), one bincode PartitionProof
  *                              per partition.
  *
+ * Sectors up to 512 MiB are sealed for real; 32 and 64 GiB sectors
+ * sparsely (fil_seal_sparse: committed-capacity sectors in which every
+ * challenged path is real), for PoRep and PoSt.
+ *
  * Everything is drawn from --seed (default 1): the data, the ticket, the
  * randomness, so a run is reproducible. */
 #include <errno.h>
@@ -52,7 +56,8 @@ static int usage(void)
             "                                 [--sectors N] [--miner-id N] [--threads N]\n"
             "                                 --out DIR\n"
             "  K: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
-            "  S: 2KiB, 8MiB, 512MiB (snap-deals-poseidon: 32GiB and up only)\n");
+            "  S: 2KiB, 8MiB, 512MiB: a real sealing; 32GiB, 64GiB: a sparse one (porep,\n"
+            "     winning-post, window-post; committed-capacity sectors)\n");
     return CLI_USAGE;
 }
 
@@ -139,9 +144,12 @@ static int write_bytes(const char *dir, const char *name, const void *data, size
     return ok;
 }
 
-/* A sector of the PoSt's seal proof (its sector size under the API's
- * interactive proof). */
+/* A sector of the kind's seal proof (PoSt: its sector size under the
+ * API's interactive proof). Up to 512 MiB a real sealing of seeded data;
+ * above, a sparse one (filecoin_seal.h) in which what `seed` (PoRep)
+ * challenges and the PoSt leaves[0..n) are real. */
 static cuzk_status seal_one(fil_sealed_t **out, const gen_args_t *a, uint64_t sector_id,
+                            const uint8_t *seed, const uint64_t *leaves, size_t n,
                             cuzk_error_t *err)
 {
     fil_seal_proof sp = FIL_SEAL_COUNT;
@@ -164,6 +172,9 @@ static cuzk_status seal_one(fil_sealed_t **out, const gen_args_t *a, uint64_t se
     uint8_t prover[32], ticket[32];
     fil_prover_id(prover, a->miner_id);
     draw(ticket, a->seed, "ticket", sector_id);
+    if (a->sector_size > FIL_SEAL_DENSE_MAX_SIZE)
+        return fil_seal_sparse(out, sp, prover, sector_id, ticket, seed, leaves, n, a->threads,
+                               err);
     return fil_seal(out, sp, prover, sector_id, ticket, NULL, a->seed ^ (sector_id << 20),
                     a->threads, err);
 }
@@ -214,7 +225,7 @@ static int gen_post(const gen_args_t *a)
         } else if (fil_post_sector_leaves(leaves, &pp, pub.randomness, id, i, &err) != CUZK_OK) {
             goto fail;
         }
-        if (seal_one(&s, a, id, &err) != CUZK_OK)
+        if (seal_one(&s, a, id, NULL, leaves, per, &err) != CUZK_OK)
             goto fail;
         cuzk_status st = fil_sealed_post_vproof(v, s, leaves, per, &err);
         fil_sealed_free(s);
@@ -266,7 +277,7 @@ static int gen_porep(const gen_args_t *a)
     const uint64_t id = 1;
     draw(ticket, a->seed, "ticket", id);
     draw(seed, a->seed, "seed", id);
-    if (seal_one(&s, a, id, &err) != CUZK_OK ||
+    if (seal_one(&s, a, id, seed, NULL, 0, &err) != CUZK_OK ||
         fil_sealed_c1(&c1, s, ticket, seed, &err) != CUZK_OK ||
         fil_c1_write(&json, &n, &c1, &err) != CUZK_OK ||
         fil_c1_write_curio(&curio, &nc, &c1, id, &err) != CUZK_OK)
@@ -320,6 +331,15 @@ static int gen_snap(const gen_args_t *a)
     fil_update_shape_t sh;
     if (fil_update_shape_init(&sh, uk, a->sector_size / FIL_NODE_SIZE, &err) != CUZK_OK)
         return cli_fail("filecoin gen-vanilla", "--sector-size", &err);
+    if (a->sector_size > FIL_SEAL_DENSE_MAX_SIZE) {
+        /* the update encodes every node of the old replica: no sparse form yet */
+        fprintf(stderr,
+                "cuzk filecoin gen-vanilla: --kind %s at %s: SnapDeals inputs need a dense "
+                "sealing (up to %s); sparse SnapDeals inputs are not built yet\n",
+                fil_circuit_kind_str(a->kind), fil_sector_size_str(a->sector_size),
+                fil_sector_size_str(FIL_SEAL_DENSE_MAX_SIZE));
+        return CLI_USAGE;
+    }
     const uint64_t nodes = sh.nodes;
     fil_sealed_t *s = NULL;
     fil_snap_update_t *u = NULL;
@@ -327,7 +347,7 @@ static int gen_snap(const gen_args_t *a)
     int rc = CLI_USAGE;
     if (!r_old || !d_new)
         goto out;
-    if (seal_one(&s, a, 1, &err) != CUZK_OK)
+    if (seal_one(&s, a, 1, NULL, NULL, 0, &err) != CUZK_OK)
         goto fail;
     for (uint64_t i = 0; i < nodes; i++) {
         uint8_t b[32];

@@ -43,11 +43,11 @@ typedef struct dense_tree {
     uint64_t len[FIL_MERKLE_MAX_LEVELS + 1];
 } dense_tree_t;
 
-struct fil_sealed {
-    fil_seal_reader_t rd;  /* first: the reader's callbacks cast back to the sealing */
+typedef struct dense {
+    fil_sealed_t s;        /* first: the reader's callbacks cast back to the sealing */
     uint8_t (*labels)[32]; /* label (l, i) at (l - 1) * nodes + i, as create_label stores it */
     dense_tree_t tree[FIL_SEAL_TREES];
-};
+} dense_t;
 
 /* ---- worker failures ---------------------------------------------------- */
 
@@ -107,8 +107,6 @@ static uint64_t tree_bytes(const fil_tree_shape_t *shape, uint64_t leaves)
     return sum * sizeof(fr_t);
 }
 
-static const fil_tree_shape_t TREE_D_SHAPE = {FIL_HASHER_SHA256, 2, 0, 0};
-
 uint64_t fil_seal_dense_bytes(fil_seal_proof p)
 {
     const fil_seal_info_t *info = fil_seal_info(p);
@@ -116,8 +114,9 @@ uint64_t fil_seal_dense_bytes(fil_seal_proof p)
     if (!info || fil_sector_tree(&tr, info->sector_size, NULL) != CUZK_OK)
         return 0;
     uint64_t parents = (uint64_t)parent_chunk(info->nodes) * FIL_DEGREE * sizeof(uint32_t);
-    return (uint64_t)info->layers * info->nodes * 32u + tree_bytes(&TREE_D_SHAPE, info->nodes) +
-           2 * tree_bytes(&tr, info->nodes) + parents;
+    return (uint64_t)info->layers * info->nodes * 32u +
+           tree_bytes(&FIL_SEAL_TREE_D_SHAPE, info->nodes) + 2 * tree_bytes(&tr, info->nodes) +
+           parents;
 }
 
 /* ---- the data ----------------------------------------------------------- */
@@ -247,13 +246,13 @@ static uint32_t le32(const uint8_t *p)
 /* create_label (layer 1) / create_label_exp: the parents' labels expanded
  * to 37 as graph.rs copy_parents_data(_exp) feeds them: the n = 6 (layer
  * 1) or 14 parents repeated, parent k % n in slot k. */
-static cuzk_status label_node(uint8_t out[32], const fil_sealed_t *s, const uint8_t rid[32],
+static cuzk_status label_node(uint8_t out[32], const dense_t *s, const uint8_t rid[32],
                               unsigned layer, uint64_t node, const uint8_t *entry,
                               cuzk_error_t *err)
 {
     if (node == 0)
         return fil_create_label(out, rid, layer, 0, NULL, err);
-    uint64_t nodes = s->rd.info->nodes;
+    uint64_t nodes = s->s.rd.info->nodes;
     const uint8_t(*cur)[32] = s->labels + (size_t)(layer - 1) * nodes;
     const uint8_t *par[FIL_DEGREE], *expanded[FIL_LABEL_PARENTS];
     unsigned n = FIL_DRG_DEGREE;
@@ -270,22 +269,21 @@ static cuzk_status label_node(uint8_t out[32], const fil_sealed_t *s, const uint
     return fil_create_label(out, rid, layer, node, expanded, err);
 }
 
-static cuzk_status labels_make(fil_sealed_t *s, const uint8_t rid[32], int threads,
-                               cuzk_error_t *err)
+static cuzk_status labels_make(dense_t *s, const uint8_t rid[32], int threads, cuzk_error_t *err)
 {
-    uint64_t nodes = s->rd.info->nodes;
+    uint64_t nodes = s->s.rd.info->nodes;
     size_t chunk = parent_chunk(nodes);
     int keep = chunk == nodes; /* one chunk: made for layer 1, read by every layer */
     uint8_t *entries = malloc(chunk * FIL_DEGREE * 4);
     if (!entries)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "fil_seal: no memory for parents");
     cuzk_status st = CUZK_OK;
-    for (unsigned layer = 1; layer <= s->rd.info->layers && st == CUZK_OK; layer++) {
+    for (unsigned layer = 1; layer <= s->s.rd.info->layers && st == CUZK_OK; layer++) {
         uint8_t(*cur)[32] = s->labels + (size_t)(layer - 1) * nodes;
         for (uint64_t first = 0; first < nodes && st == CUZK_OK; first += chunk) {
             uint64_t count = nodes - first < chunk ? nodes - first : chunk;
             if (!keep || layer == 1)
-                st = fil_parent_cache_fill(entries, &s->rd.graph, first, count, threads, err);
+                st = fil_parent_cache_fill(entries, &s->s.rd.graph, first, count, threads, err);
             for (uint64_t i = 0; i < count && st == CUZK_OK; i++)
                 st = label_node(cur[first + i], s, rid, layer, first + i,
                                 entries + i * FIL_DEGREE * 4, err);
@@ -298,7 +296,7 @@ static cuzk_status labels_make(fil_sealed_t *s, const uint8_t rid[32], int threa
 /* ---- columns and the replica -------------------------------------------- */
 
 typedef struct column_job {
-    const fil_sealed_t *s;
+    const dense_t *s;
     const poseidon_constants_t *pc; /* arity = layers */
     fr_t *cols, *replica;
     fail_t *f;
@@ -309,9 +307,9 @@ typedef struct column_job {
 static void column_range(void *ctx, size_t begin, size_t end)
 {
     column_job_t *j = ctx;
-    const fil_sealed_t *s = j->s;
-    uint64_t nodes = s->rd.info->nodes;
-    unsigned layers = s->rd.info->layers;
+    const dense_t *s = j->s;
+    uint64_t nodes = s->s.rd.info->nodes;
+    unsigned layers = s->s.rd.info->layers;
     const fr_t *data = s->tree[FIL_SEAL_TREE_D].level[0];
     for (size_t i = begin; i < end && !fail_seen(j->f); i++) {
         fr_t rows[FIL_POREP_MAX_LAYERS];
@@ -336,7 +334,7 @@ static void column_range(void *ctx, size_t begin, size_t end)
 static cuzk_status dense_label(fr_t *out, const fil_seal_reader_t *r, unsigned layer, uint64_t node,
                                cuzk_error_t *err)
 {
-    const fil_sealed_t *s = (const fil_sealed_t *)r;
+    const dense_t *s = (const dense_t *)r;
     if (layer < 1 || layer > r->info->layers || node >= r->info->nodes)
         return cuzk_error_set(err, CUZK_ERR_ARG,
                               "sealed sector: label (layer %u, node %llu) of "
@@ -351,7 +349,7 @@ static cuzk_status dense_label(fr_t *out, const fil_seal_reader_t *r, unsigned l
 static cuzk_status dense_tree_node(fr_t *out, const fil_seal_reader_t *r, fil_seal_tree t,
                                    unsigned level, uint64_t index, cuzk_error_t *err)
 {
-    const fil_sealed_t *s = (const fil_sealed_t *)r;
+    const dense_t *s = (const dense_t *)r;
     if ((unsigned)t >= FIL_SEAL_TREES || level > r->levels[t] || index >= s->tree[t].len[level])
         return cuzk_error_set(err, CUZK_ERR_ARG, "sealed sector: tree %d level %u node %llu",
                               (int)t, level, (unsigned long long)index);
@@ -361,24 +359,24 @@ static cuzk_status dense_tree_node(fr_t *out, const fil_seal_reader_t *r, fil_se
 
 /* ---- fil_seal ----------------------------------------------------------- */
 
-static cuzk_status sealed_init(fil_sealed_t *s, const fil_seal_info_t *info, uint64_t sector_id,
+static void dense_destroy(fil_sealed_t *base)
+{
+    dense_t *s = (dense_t *)base;
+    for (int t = 0; t < FIL_SEAL_TREES; t++)
+        for (unsigned l = 0; l <= FIL_MERKLE_MAX_LEVELS; l++)
+            free(s->tree[t].level[l]);
+    free(s->labels);
+    free(s);
+}
+
+static cuzk_status sealed_init(dense_t *s, const fil_seal_info_t *info, uint64_t sector_id,
                                cuzk_error_t *err)
 {
-    fil_seal_reader_t *r = &s->rd;
-    r->info = info;
-    r->sector_id = sector_id;
+    fil_seal_reader_t *r = &s->s.rd;
+    s->s.destroy = dense_destroy;
     r->label = dense_label;
     r->tree_node = dense_tree_node;
-    r->shape[FIL_SEAL_TREE_D] = TREE_D_SHAPE;
-    cuzk_status st = fil_sector_tree(&r->shape[FIL_SEAL_TREE_C], info->sector_size, err);
-    if (st != CUZK_OK)
-        return st;
-    r->shape[FIL_SEAL_TREE_R] = r->shape[FIL_SEAL_TREE_C];
-    if ((st = fil_graph_init_seal(&r->graph, info->proof, err)) != CUZK_OK)
-        return st;
-    for (int t = 0; t < FIL_SEAL_TREES && st == CUZK_OK; t++)
-        st = fil_tree_shape_levels(&r->base_levels[t], &r->levels[t], &r->shape[t], info->nodes,
-                                   err);
+    cuzk_status st = fil_seal_reader_init(r, info, sector_id, err);
     for (int t = 0; t < FIL_SEAL_TREES && st == CUZK_OK; t++)
         st = tree_alloc(&s->tree[t], r, (fil_seal_tree)t, err);
     if (st == CUZK_OK &&
@@ -388,34 +386,18 @@ static cuzk_status sealed_init(fil_sealed_t *s, const fil_seal_info_t *info, uin
     return st;
 }
 
-static void root(fr_t *out, const fil_sealed_t *s, fil_seal_tree t)
+static void root(fr_t *out, const dense_t *s, fil_seal_tree t)
 {
-    *out = s->tree[t].level[s->rd.levels[t]][0];
-}
-
-/* params.rs generate_replica_id over comm_d's bytes and the proof's
- * porep_id */
-static cuzk_status replica_id_make(uint8_t rid[32], fil_sealed_t *s, const uint8_t prover_id[32],
-                                   const uint8_t ticket[32], cuzk_error_t *err)
-{
-    uint8_t comm_d[32], porep_id[32];
-    fr_to_le(comm_d, &s->rd.comm_d);
-    cuzk_status st = fil_porep_id(porep_id, s->rd.info->proof, err);
-    if (st == CUZK_OK)
-        st = fil_replica_id(rid, prover_id, s->rd.sector_id, ticket, comm_d, porep_id, err);
-    if (st == CUZK_OK && fr_from_le(&s->rd.replica_id, rid) != CUZK_OK)
-        st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "fil_seal: replica id not canonical");
-    return st;
+    *out = s->tree[t].level[s->s.rd.levels[t]][0];
 }
 
 /* tree_c and tree_r_last from the labels and the data, then comm_r */
-static cuzk_status commit_replica(fil_sealed_t *s, int threads, cuzk_error_t *err)
+static cuzk_status commit_replica(dense_t *s, int threads, cuzk_error_t *err)
 {
-    fil_seal_reader_t *r = &s->rd;
+    fil_seal_reader_t *r = &s->s.rd;
     fail_t f = {0};
     column_job_t j = {s, NULL, s->tree[FIL_SEAL_TREE_C].level[0], s->tree[FIL_SEAL_TREE_R].level[0],
                       &f};
-    const poseidon_constants_t *c2;
     cuzk_status st = poseidon_constants_get(&j.pc, r->info->layers, err);
     if (st == CUZK_OK)
         st = run_parallel((size_t)r->info->nodes, 256, threads, column_range, &j, &f, err);
@@ -423,15 +405,11 @@ static cuzk_status commit_replica(fil_sealed_t *s, int threads, cuzk_error_t *er
         st = tree_build(&s->tree[FIL_SEAL_TREE_C], r, FIL_SEAL_TREE_C, threads, err);
     if (st == CUZK_OK)
         st = tree_build(&s->tree[FIL_SEAL_TREE_R], r, FIL_SEAL_TREE_R, threads, err);
-    if (st == CUZK_OK)
-        st = poseidon_constants_get(&c2, 2, err);
     if (st != CUZK_OK)
         return st;
     root(&r->comm_c, s, FIL_SEAL_TREE_C);
     root(&r->comm_r_last, s, FIL_SEAL_TREE_R);
-    /* proof.rs: comm_r = H::Function::hash2(comm_c, comm_r_last) */
-    fr_t pair[2] = {r->comm_c, r->comm_r_last};
-    return poseidon_hash(&r->comm_r, c2, pair, 2, POSEIDON_OPTIMIZED, err);
+    return fil_seal_reader_comm_r(r, err);
 }
 
 cuzk_status fil_seal(fil_sealed_t **out, fil_seal_proof proof, const uint8_t prover_id[32],
@@ -454,7 +432,7 @@ cuzk_status fil_seal(fil_sealed_t **out, fil_seal_proof proof, const uint8_t pro
                               "bytes); sectors above %llu bytes need sparse sealing",
                               info->name, (unsigned long long)fil_seal_dense_bytes(proof),
                               (unsigned long long)FIL_SEAL_DENSE_MAX_SIZE);
-    fil_sealed_t *s = calloc(1, sizeof *s);
+    dense_t *s = calloc(1, sizeof *s);
     if (!s)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "fil_seal: no memory");
     uint8_t rid[32];
@@ -462,130 +440,19 @@ cuzk_status fil_seal(fil_sealed_t **out, fil_seal_proof proof, const uint8_t pro
     if (st == CUZK_OK)
         st = data_fill(s->tree[FIL_SEAL_TREE_D].level[0], data, info->nodes, seed, threads, err);
     if (st == CUZK_OK)
-        st = tree_build(&s->tree[FIL_SEAL_TREE_D], &s->rd, FIL_SEAL_TREE_D, threads, err);
+        st = tree_build(&s->tree[FIL_SEAL_TREE_D], &s->s.rd, FIL_SEAL_TREE_D, threads, err);
     if (st == CUZK_OK) {
-        root(&s->rd.comm_d, s, FIL_SEAL_TREE_D);
-        st = replica_id_make(rid, s, prover_id, ticket, err);
+        root(&s->s.rd.comm_d, s, FIL_SEAL_TREE_D);
+        st = fil_seal_reader_replica_id(rid, &s->s.rd, prover_id, ticket, err);
     }
     if (st == CUZK_OK)
         st = labels_make(s, rid, threads, err);
     if (st == CUZK_OK)
         st = commit_replica(s, threads, err);
     if (st != CUZK_OK) {
-        fil_sealed_free(s);
+        fil_sealed_free(&s->s);
         return st;
     }
-    *out = s;
+    *out = &s->s;
     return CUZK_OK;
-}
-
-void fil_sealed_free(fil_sealed_t *s)
-{
-    if (!s)
-        return;
-    for (int t = 0; t < FIL_SEAL_TREES; t++)
-        for (unsigned l = 0; l <= FIL_MERKLE_MAX_LEVELS; l++)
-            free(s->tree[t].level[l]);
-    free(s->labels);
-    free(s);
-}
-
-/* ---- accessors ---------------------------------------------------------- */
-
-const fil_seal_info_t *fil_sealed_info(const fil_sealed_t *s)
-{
-    return s->rd.info;
-}
-
-uint64_t fil_sealed_sector_id(const fil_sealed_t *s)
-{
-    return s->rd.sector_id;
-}
-
-void fil_sealed_comm_d(fr_t *out, const fil_sealed_t *s)
-{
-    *out = s->rd.comm_d;
-}
-
-void fil_sealed_comm_c(fr_t *out, const fil_sealed_t *s)
-{
-    *out = s->rd.comm_c;
-}
-
-void fil_sealed_comm_r_last(fr_t *out, const fil_sealed_t *s)
-{
-    *out = s->rd.comm_r_last;
-}
-
-void fil_sealed_comm_r(fr_t *out, const fil_sealed_t *s)
-{
-    *out = s->rd.comm_r;
-}
-
-void fil_sealed_replica_id(fr_t *out, const fil_sealed_t *s)
-{
-    *out = s->rd.replica_id;
-}
-
-static cuzk_status leaf_at(fr_t *out, const fil_sealed_t *s, fil_seal_tree t, const char *what,
-                           uint64_t node, cuzk_error_t *err)
-{
-    if (!out || !s)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_sealed_%s: NULL argument", what);
-    if (node >= s->rd.info->nodes)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_sealed_%s: node %llu of %llu", what,
-                              (unsigned long long)node, (unsigned long long)s->rd.info->nodes);
-    *out = s->tree[t].level[0][node];
-    return CUZK_OK;
-}
-
-cuzk_status fil_sealed_data(fr_t *out, const fil_sealed_t *s, uint64_t node, cuzk_error_t *err)
-{
-    return leaf_at(out, s, FIL_SEAL_TREE_D, "data", node, err);
-}
-
-cuzk_status fil_sealed_replica(fr_t *out, const fil_sealed_t *s, uint64_t node, cuzk_error_t *err)
-{
-    return leaf_at(out, s, FIL_SEAL_TREE_R, "replica", node, err);
-}
-
-cuzk_status fil_sealed_label(fr_t *out, const fil_sealed_t *s, unsigned layer, uint64_t node,
-                             cuzk_error_t *err)
-{
-    if (!out || !s)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_sealed_label: NULL argument");
-    return s->rd.label(out, &s->rd, layer, node, err);
-}
-
-void fil_sealed_porep_shape(fil_porep_shape_t *out, const fil_sealed_t *s)
-{
-    out->nodes = s->rd.info->nodes;
-    out->tree = s->rd.shape[FIL_SEAL_TREE_R];
-    out->layers = s->rd.info->layers;
-    out->challenges = s->rd.info->challenges_per_partition;
-}
-
-void fil_sealed_porep_public(fil_porep_public_t *out, const fil_sealed_t *s)
-{
-    out->replica_id = s->rd.replica_id;
-    out->comm_d = s->rd.comm_d;
-    out->comm_r = s->rd.comm_r;
-    out->comm_r_last = s->rd.comm_r_last;
-    out->comm_c = s->rd.comm_c;
-}
-
-cuzk_status fil_sealed_porep_challenge(fil_porep_challenge_t *out, const fil_sealed_t *s,
-                                       uint64_t challenge, cuzk_error_t *err)
-{
-    if (!out || !s)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_sealed_porep_challenge: NULL argument");
-    return fil_seal_reader_porep_challenge(out, &s->rd, challenge, err);
-}
-
-cuzk_status fil_sealed_post_vproof(fil_post_vproof_t *out, const fil_sealed_t *s,
-                                   const uint64_t *leaf_challenges, unsigned n, cuzk_error_t *err)
-{
-    if (!out || !s || !leaf_challenges)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_sealed_post_vproof: NULL argument");
-    return fil_seal_reader_post_vproof(out, &s->rd, leaf_challenges, n, err);
 }

@@ -19,6 +19,7 @@
 #include "cuzk/filecoin_merkle.h"
 #include "cuzk/filecoin_porep.h"
 #include "cuzk/filecoin_proofs.h"
+#include "cuzk/filecoin_seal.h"
 #include "cuzk/filecoin_vanilla.h"
 #include "cuzk/fr.h"
 #include "cuzk/status.h"
@@ -50,6 +51,32 @@ struct fil_seal_reader {
     cuzk_status (*tree_node)(fr_t *out, const fil_seal_reader_t *r, fil_seal_tree t, unsigned level,
                              uint64_t index, cuzk_error_t *err);
 };
+
+/* Every sealing starts with its reader (dense: seal.c; sparse:
+ * seal_sparse.c), so that the public accessors (sealed.c) read any of them
+ * through it; destroy frees the whole sealing. */
+struct fil_sealed {
+    fil_seal_reader_t rd;
+    void (*destroy)(fil_sealed_t *s);
+};
+
+/* tree_d's shape: the binary SHA-256 tree of the data (DefaultPieceHasher). */
+extern const fil_tree_shape_t FIL_SEAL_TREE_D_SHAPE;
+
+/* Fills r's info, sector id, graph, tree shapes and levels (not its
+ * callbacks or values). Returns CUZK_OK or the graph's / shape's error. */
+cuzk_status fil_seal_reader_init(fil_seal_reader_t *r, const fil_seal_info_t *info,
+                                 uint64_t sector_id, cuzk_error_t *err);
+
+/* params.rs generate_replica_id over r->comm_d (set first) and the proof's
+ * porep_id: rid's bytes, and r->replica_id. */
+cuzk_status fil_seal_reader_replica_id(uint8_t rid[32], fil_seal_reader_t *r,
+                                       const uint8_t prover_id[32], const uint8_t ticket[32],
+                                       cuzk_error_t *err);
+
+/* comm_r = Poseidon-2(comm_c, comm_r_last) (proof.rs
+ * transform_and_replicate_layers), from r's. */
+cuzk_status fil_seal_reader_comm_r(fil_seal_reader_t *r, cuzk_error_t *err);
 
 /* The inclusion path of leaf `leaf` in tree t, leaf and root filled. The
  * caller checks leaf < nodes. */

@@ -312,8 +312,10 @@ static cuzk_status tree_r_make(sparse_t *s, const uint64_t *post, size_t n_post,
     cuzk_status st = leaves_alloc(lv, s->n_chal + n_post, err);
     if (st != CUZK_OK)
         return st;
-    memcpy(lv->idx, s->chal, s->n_chal * sizeof *lv->idx);
-    memcpy(lv->idx + s->n_chal, post, n_post * sizeof *lv->idx);
+    if (s->n_chal) /* NULL without a seed */
+        memcpy(lv->idx, s->chal, s->n_chal * sizeof *lv->idx);
+    if (n_post)
+        memcpy(lv->idx + s->n_chal, post, n_post * sizeof *lv->idx);
     lv->n = sort_unique(lv->idx, s->n_chal + n_post);
     for (size_t i = 0; i < lv->n && st == CUZK_OK; i++) {
         uint8_t b[32];

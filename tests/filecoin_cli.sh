@@ -170,6 +170,32 @@ for kind in ${SNAP_KINDS:-snap-deals snap-deals-poseidon}; do
     [ -e "$d/x.bin" ] && { echo "FAIL: a refused prove left $d/x.bin"; fail=1; }
 done
 
+# CUZK_SLOW=1: PoRep of a real 8 MiB sealing (one partition, about 18 M
+# constraints) through setup, prove and verify; and the 32 GiB inputs
+# (sparse sealing) of every kind gen-vanilla builds at that size.
+if [ "${CUZK_SLOW:-0}" = 1 ]; then
+    d="$work/porep8m"
+    expect 0 "porep 8MiB: gen-vanilla" "$cuzk" filecoin gen-vanilla --kind porep \
+        --sector-size 8MiB --seed 8 --out "$d"
+    expect 0 "porep 8MiB: setup" "$cuzk" filecoin setup --kind porep --sector-size 8MiB \
+        --params-dir "$params" --seed 8
+    expect 0 "porep 8MiB: prove" "$cuzk" filecoin prove --public "$d/public.json" \
+        --vanilla "$d/c1.json" --params-dir "$params" --device "$dev" --out "$d/proof.bin"
+    expect 0 "porep 8MiB: verify" "$cuzk" filecoin verify --public "$d/public.json" \
+        --params-dir "$params" "$d/proof.bin"
+    for kind in porep winning-post; do
+        expect 0 "$kind 32GiB: gen-vanilla (sparse)" "$cuzk" filecoin gen-vanilla --kind $kind \
+            --sector-size 32GiB --out "$work/$kind-32g"
+    done
+    expect 0 "window-post 32GiB: gen-vanilla of 3 sectors (sparse)" "$cuzk" filecoin \
+        gen-vanilla --kind window-post --sector-size 32GiB --sectors 3 --out "$work/wp-32g"
+    expect 2 "snap-deals 32GiB: gen-vanilla says it needs a dense sealing" "$cuzk" filecoin \
+        gen-vanilla --kind snap-deals --sector-size 32GiB --out "$work/snap-32g"
+    grep -q "dense sealing" "$work/out" || { echo "FAIL: no reason given"; fail=1; }
+else
+    echo "skip: porep 8MiB and 32GiB inputs (CUZK_SLOW=1 runs them)"
+fi
+
 # a 32 GiB sector's real vanilla proof offered for a 2 KiB proof
 if [ -n "${CUZK_TESTDATA:-}" ]; then
     expect 2 "vanilla proof of another sector size" "$cuzk" filecoin prove \

@@ -5,7 +5,10 @@
  * task whose size is not the declared one, or that fails, fails the cs
  * with its number. Then the PoRep circuit, whose challenges and labels are
  * such tasks: a real 2 KiB sealing's partition witness is the same with 1,
- * 2 and 4 threads and satisfies the circuit.
+ * 2 and 4 threads and satisfies the circuit. The PoSt circuit's sectors
+ * are such tasks too: the same witness and R1CS as the plain loop. Values
+ * bound to caller memory (cs_bind_values) are the same bytes, and a
+ * buffer too small is a clean error, nothing written past it.
  *
  * CUZK_SLOW=1 adds the timing of one 32 GiB partition's witness (blank
  * challenges) with the thread counts in CUZK_SLOW_THREADS (default "1,2"). */
@@ -30,6 +33,7 @@
 #include "cuzk/filecoin_graph.h"
 #include "cuzk/filecoin_merkle.h"
 #include "cuzk/filecoin_porep.h"
+#include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_proofs.h"
 #include "cuzk/filecoin_sha.h"
 #include "cuzk/hash.h"
@@ -571,6 +575,128 @@ static void test_args_and_earlier_error(void **state)
     run_free(&k);
 }
 
+/* ---- values bound to caller memory (cs_bind_values) ------------------------- */
+
+/* run_synth with the values bound to buffers of exactly in_cap and aux_cap
+ * values (malloc'd alone, so ASan sees a write past them), plus a canary
+ * value after each that a plain build checks. */
+static run_t run_bound(cs_mode mode, int threads, size_t in_cap, size_t aux_cap, synth_fn synth,
+                       void *arg)
+{
+    run_t r;
+    memset(&r, 0, sizeof r);
+    fr_t canary;
+    fr_from_u64(&canary, 0xc0ffee);
+    fr_t *in = malloc((in_cap + 1) * sizeof *in), *aux = malloc((aux_cap + 1) * sizeof *aux);
+    assert_true(in && aux);
+    in[in_cap] = canary;
+    aux[aux_cap] = canary;
+    cs_t *cs = csf_new(mode);
+    cs_set_threads(cs, threads);
+    cuzk_error_t err = {0};
+    if (cs_bind_values(cs, in, in_cap, aux, aux_cap, &err) != CUZK_OK)
+        fail_msg("bind: %s", err.msg);
+    synth(cs, arg);
+    r.st = cs_status(cs, &err);
+    if (r.st != CUZK_OK)
+        snprintf(r.msg, sizeof r.msg, "%s", err.msg);
+    cs_counts(&r.k, cs);
+    assert_ptr_equal(cs_input_values(cs, &r.n_in), in);
+    assert_ptr_equal(cs_aux_values(cs, &r.n_aux), aux);
+    cs_free(cs); /* the buffers stay ours: read below, freed by run_free */
+    assert_memory_equal(&in[in_cap], &canary, sizeof canary);
+    assert_memory_equal(&aux[aux_cap], &canary, sizeof canary);
+    r.in = in;
+    r.aux = aux;
+    return r;
+}
+
+/* Bound values, inline and in parallel (the children write through the
+ * binding), are the cs-owned run's bit for bit; one value short of either
+ * buffer is a clean CUZK_ERR_ARG naming the count and the capacity, and
+ * nothing lands past the buffer. */
+static void test_bound_values(void **state)
+{
+    (void)state;
+    toy_t ref = toy_new(tu_rand64(), 1), par = toy_new(ref.seed, 0);
+    run_t own = run_synth(CS_WITNESS, 1, toy_synth, &ref);
+    assert_int_equal(own.st, CUZK_OK);
+    const size_t ni = own.n_in, na = own.n_aux;
+    static const mode_threads_t paths[] = {
+        {CS_WITNESS, 1}, {CS_WITNESS, 2}, {CS_WITNESS, 4}, {CS_CHECK, 1}, {CS_CHECK, 4}};
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        run_t r = run_bound(paths[p].mode, paths[p].threads, ni, na, toy_synth, &par);
+        if (r.st != CUZK_OK)
+            fail_msg("mode %d, %d threads: %s", (int)paths[p].mode, paths[p].threads, r.msg);
+        assert_counts_equal(&r.k, &own.k);
+        assert_witness_equal(&r, &own);
+        run_free(&r);
+        /* room to spare: the same values, the rest untouched */
+        r = run_bound(paths[p].mode, paths[p].threads, ni + 3, na + 5, toy_synth, &par);
+        assert_int_equal(r.st, CUZK_OK);
+        assert_int_equal(r.n_in, ni);
+        assert_int_equal(r.n_aux, na);
+        assert_witness_equal(&r, &own);
+        run_free(&r);
+        for (int which = 0; which < 2; which++) {
+            r = run_bound(paths[p].mode, paths[p].threads, ni - (size_t)(which == 0),
+                          na - (size_t)(which == 1), toy_synth, &par);
+            char want[96];
+            snprintf(want, sizeof want, "cs: %zu %s do not fit the bound buffer of %zu",
+                     which ? na : ni, which ? "aux variables" : "inputs (ONE included)",
+                     which ? na - 1 : ni - 1);
+            if (r.st != CUZK_ERR_ARG || !strstr(r.msg, want))
+                fail_msg("short %s, mode %d, %d threads: %d '%s'", which ? "aux" : "inputs",
+                         (int)paths[p].mode, paths[p].threads, (int)r.st, r.msg);
+            /* the counts go on past the buffer */
+            assert_int_equal(r.k.inputs, own.k.inputs);
+            assert_int_equal(r.k.aux, own.k.aux);
+            run_free(&r);
+        }
+    }
+    run_free(&own);
+}
+
+/* cs_bind_values only on a fresh witness or check cs, once, with room
+ * for ONE; ONE is written to inputs[0]. */
+static void test_bind_args(void **state)
+{
+    (void)state;
+    fr_t in[4], aux[4];
+    cuzk_error_t err = {0};
+    cs_t *cs = csf_new(CS_COUNT);
+    assert_int_equal(cs_bind_values(cs, in, 4, aux, 4, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "keeps no values"));
+    cs_free(cs);
+    cs = csf_new(CS_WITNESS);
+    assert_int_equal(cs_bind_values(cs, NULL, 4, aux, 4, &err), CUZK_ERR_ARG);
+    assert_int_equal(cs_bind_values(cs, in, 0, aux, 4, &err), CUZK_ERR_ARG);
+    assert_int_equal(cs_bind_values(cs, in, 4, NULL, 4, &err), CUZK_ERR_ARG);
+    memset(in, 0, sizeof in);
+    assert_int_equal(cs_bind_values(cs, in, 1, NULL, 0, &err), CUZK_OK);
+    assert_memory_equal(&in[0], &FR_ONE, sizeof(fr_t));
+    assert_int_equal(cs_bind_values(cs, in, 4, aux, 4, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "only once"));
+    /* no aux room at all: the first aux variable fails the cs */
+    cs_alloc(cs, &FR_ONE);
+    assert_int_equal(cs_status(cs, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "1 aux variables do not fit the bound buffer of 0"));
+    assert_int_equal(cs_reserve(cs, 2, 1), CUZK_ERR_ARG);
+    cs_free(cs);
+    cs = csf_new(CS_WITNESS);
+    cs_alloc(cs, &FR_ONE);
+    assert_int_equal(cs_bind_values(cs, in, 4, aux, 4, &err), CUZK_ERR_ARG);
+    cs_free(cs);
+    /* cs_reserve past the capacity: refused, recorded */
+    cs = csf_new(CS_CHECK);
+    assert_int_equal(cs_bind_values(cs, in, 4, aux, 4, &err), CUZK_OK);
+    assert_int_equal(cs_reserve(cs, 4, 4), CUZK_OK);
+    assert_int_equal(cs_reserve(cs, 4, 5), CUZK_ERR_ARG);
+    assert_int_equal(cs_status(cs, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "5 inputs (ONE included) do not fit the bound buffer of 4"));
+    cs_free(cs);
+}
+
 /* ---- the PoRep partition ----------------------------------------------------- */
 
 /* A real sealing, as tests/test_filecoin_porep.c's: every layer's labels,
@@ -800,6 +926,128 @@ static void test_porep_11_layers(void **state)
     sealed_free(&S);
 }
 
+/* ---- the PoSt partition ---------------------------------------------------------- */
+
+/* n_sectors distinct sectors padded to sector_count; direct: the plain
+ * loop of fil_cs_post_sector calls (the reference), else fil_cs_post. */
+typedef struct post_arg {
+    fil_post_shape_t shape;
+    fil_post_sector_t *sectors;
+    unsigned n_sectors, sector_count;
+    int direct;
+} post_arg_t;
+
+static void post_synth(cs_t *cs, void *arg)
+{
+    const post_arg_t *a = arg;
+    if (!a->direct) {
+        fil_cs_post(cs, &a->shape, a->sectors, a->n_sectors, a->sector_count);
+        return;
+    }
+    for (unsigned i = 0; i < a->sector_count; i++)
+        fil_cs_post_sector(cs, &a->shape, &a->sectors[i < a->n_sectors ? i : a->n_sectors - 1]);
+}
+
+/* A sector of the shape with random values and path positions (a
+ * witness need not satisfy the circuit to be compared). */
+static void post_sector_random(fil_post_sector_t *s, const fil_post_shape_t *shape)
+{
+    assert_int_equal(fil_post_sector_blank(s, shape, NULL), CUZK_OK);
+    tu_rand_fr(&s->comm_r);
+    tu_rand_fr(&s->comm_c);
+    tu_rand_fr(&s->comm_r_last);
+    for (unsigned c = 0; c < shape->challenges; c++) {
+        fil_merkle_path_t *p = &s->paths[c];
+        tu_rand_fr(&s->leafs[c]);
+        for (unsigned l = 0; l < p->n_levels; l++) {
+            p->level[l].index = (unsigned)(tu_rand64() % p->level[l].arity);
+            for (unsigned k = 0; k + 1 < p->level[l].arity; k++)
+                tu_rand_fr(&p->level[l].siblings[k]);
+        }
+    }
+}
+
+/* WindowPoSt's shape at 2 KiB and at 16 KiB (8-8-0: sub-tree levels), 3
+ * sectors padded to 5: fil_cs_post with 1, 2 and 4 threads gives the
+ * plain loop's witness, counts and densities; its count and record runs
+ * the loop's fingerprint and matrices. Then a sector whose path is one
+ * level short fails the cs naming its task, in every mode. */
+static void test_post_sectors(void **state)
+{
+    (void)state;
+    static const uint64_t sizes[] = {2048, 16384};
+    for (size_t z = 0; z < 2; z++) {
+        post_arg_t ref, par;
+        memset(&ref, 0, sizeof ref);
+        ref.shape.nodes = sizes[z] / 32;
+        ref.shape.challenges = 10;
+        assert_int_equal(fil_sector_tree(&ref.shape.tree, sizes[z], NULL), CUZK_OK);
+        ref.n_sectors = 3;
+        ref.sector_count = 5;
+        ref.direct = 1;
+        ref.sectors = calloc(ref.n_sectors, sizeof *ref.sectors);
+        assert_non_null(ref.sectors);
+        for (unsigned i = 0; i < ref.n_sectors; i++)
+            post_sector_random(&ref.sectors[i], &ref.shape);
+        par = ref;
+        par.direct = 0;
+        run_t own = run_synth(CS_WITNESS, 1, post_synth, &ref);
+        run_t count = run_synth(CS_COUNT, 1, post_synth, &ref);
+        assert_int_equal(own.st, CUZK_OK);
+        assert_counts_equal(&own.k, &count.k);
+        static const int threads[] = {1, 2, 4};
+        for (size_t t = 0; t < 3; t++) {
+            run_t r = run_synth(CS_WITNESS, threads[t], post_synth, &par);
+            if (r.st != CUZK_OK)
+                fail_msg("post, %d threads: %s", threads[t], r.msg);
+            assert_counts_equal(&r.k, &own.k);
+            assert_witness_equal(&r, &own);
+            run_free(&r);
+        }
+        uint8_t want[32], got[32];
+        fingerprint(want, CS_COUNT, 1, &count.k, post_synth, &ref);
+        fingerprint(got, CS_COUNT, 4, &count.k, post_synth, &par);
+        assert_memory_equal(got, want, 32);
+        cs_t *a = csf_new(CS_RECORD), *b = csf_new(CS_RECORD);
+        cs_set_threads(b, 4);
+        post_synth(a, &ref);
+        post_synth(b, &par);
+        csf_assert_ok(a);
+        csf_assert_ok(b);
+        assert_records_equal(a, b);
+        cs_free(a);
+        cs_free(b);
+        printf("test_cs_parallel: post %llu nodes, 5 sectors x 10 challenges: %llu constraints, "
+               "the loop's witness and R1CS\n",
+               (unsigned long long)ref.shape.nodes, (unsigned long long)own.k.constraints);
+
+        par.sectors[2].paths[1].n_levels--;
+        for (size_t p = 0; p < N_PATHS; p++) {
+            run_t r = run_synth(every_path[p].mode, every_path[p].threads, post_synth, &par);
+            int check = every_path[p].mode == CS_CHECK;
+            /* a check run fails on sector 0's random values first */
+            if (check ? r.st != CUZK_ERR_ARG
+                      : r.st != CUZK_ERR_INTERNAL || !strstr(r.msg, "task 2 "))
+                fail_msg("short path, mode %d, %d threads: %d '%s'", (int)every_path[p].mode,
+                         every_path[p].threads, (int)r.st, r.msg);
+            run_free(&r);
+        }
+        /* no sectors, or more than the circuit holds */
+        par.n_sectors = 0;
+        run_t r = run_synth(CS_COUNT, 4, post_synth, &par);
+        assert_int_equal(r.st, CUZK_ERR_ARG);
+        run_free(&r);
+        par.n_sectors = 6;
+        r = run_synth(CS_COUNT, 1, post_synth, &par);
+        assert_int_equal(r.st, CUZK_ERR_ARG);
+        assert_non_null(strstr(r.msg, "6 vanilla sectors for a circuit of 5"));
+        run_free(&r);
+        run_free(&own);
+        run_free(&count);
+        free(ref.sectors);
+    }
+}
+
 /* ---- timing (CUZK_SLOW=1) ----------------------------------------------------- */
 
 static double now_s(void)
@@ -928,11 +1176,12 @@ int main(void)
 {
     tu_init("test_cs_parallel");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_toy_witness),      cmocka_unit_test(test_toy_check_catches),
-        cmocka_unit_test(test_toy_r1cs),         cmocka_unit_test(test_toy_wrong_size),
-        cmocka_unit_test(test_toy_task_error),   cmocka_unit_test(test_args_and_earlier_error),
-        cmocka_unit_test(test_porep_2k),         cmocka_unit_test(test_porep_11_layers),
-        cmocka_unit_test(test_porep_32g_timing),
+        cmocka_unit_test(test_toy_witness),    cmocka_unit_test(test_toy_check_catches),
+        cmocka_unit_test(test_toy_r1cs),       cmocka_unit_test(test_toy_wrong_size),
+        cmocka_unit_test(test_toy_task_error), cmocka_unit_test(test_args_and_earlier_error),
+        cmocka_unit_test(test_bound_values),   cmocka_unit_test(test_bind_args),
+        cmocka_unit_test(test_porep_2k),       cmocka_unit_test(test_porep_11_layers),
+        cmocka_unit_test(test_post_sectors),   cmocka_unit_test(test_porep_32g_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

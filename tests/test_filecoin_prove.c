@@ -24,7 +24,9 @@
 #include "cuzk/filecoin_prove.h"
 #include "cuzk/filecoin_vanilla.h"
 #include "cuzk/groth16.h"
+#include "cuzk/hash.h"
 #include "cuzk/key.h"
+#include "cuzk/parallel.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/prover.h"
 #include "cuzk/setup.h"
@@ -45,13 +47,13 @@ typedef struct post_case {
 
 /* A sealed sector's public side for PoSt: tree_r_last over random
  * leaves, a random comm_c, comm_r = Poseidon-2(comm_c, comm_r_last); the
- * vanilla proof of WinningPoSt's 66 challenges (one per circuit sector). */
-static void post_case_make(post_case_t *pc)
+ * vanilla proof of every circuit sector's challenges (WinningPoSt: 66
+ * sectors x 1, WindowPoSt: 2 x 10). */
+static void post_case_make_kind(post_case_t *pc, fil_circuit_kind kind)
 {
     cuzk_error_t err = {0};
     memset(pc, 0, sizeof *pc);
-    assert_int_equal(fil_post_params(&pc->pp, FIL_CIRCUIT_WINNING_POST, SECTOR, FIL_API_1_1, &err),
-                     CUZK_OK);
+    assert_int_equal(fil_post_params(&pc->pp, kind, SECTOR, FIL_API_1_1, &err), CUZK_OK);
     uint64_t leaves = SECTOR / 32;
     pc->shape.nodes = leaves;
     pc->shape.challenges = pc->pp.challenge_count;
@@ -79,12 +81,20 @@ static void post_case_make(post_case_t *pc)
         s->comm_r = comm_r;
         s->comm_c = comm_c;
         s->comm_r_last = comm_r_last;
-        uint64_t leaf;
-        assert_int_equal(
-            fil_post_sector_leaves(&leaf, &pc->pp, pc->randomness, pc->pub.id, i, &err), CUZK_OK);
-        assert_int_equal(fil_merkle_tree_path(&s->paths[0], pc->tree, leaf, &err), CUZK_OK);
-        s->leafs[0] = s->paths[0].leaf;
+        uint64_t leaf[FIL_POST_MAX_CHALLENGES];
+        assert_int_equal(fil_post_sector_leaves(leaf, &pc->pp, pc->randomness, pc->pub.id, i, &err),
+                         CUZK_OK);
+        for (unsigned c = 0; c < pc->pp.challenge_count; c++) {
+            assert_int_equal(fil_merkle_tree_path(&s->paths[c], pc->tree, leaf[c], &err), CUZK_OK);
+            s->leafs[c] = s->paths[c].leaf;
+        }
     }
+}
+
+/* WinningPoSt's case (its sector list is one sector per challenge). */
+static void post_case_make(post_case_t *pc)
+{
+    post_case_make_kind(pc, FIL_CIRCUIT_WINNING_POST);
 }
 
 static void post_case_free(post_case_t *pc)
@@ -238,6 +248,235 @@ static void test_post_padding(void **state)
     post_case_free(&pc);
 }
 
+/* ---- witnesses in place (fil_partition_witness_into) ------------------------ */
+
+/* A path of its shape with random siblings, positions and leaf. */
+static void path_random(fil_merkle_path_t *p)
+{
+    tu_rand_fr(&p->leaf);
+    for (unsigned l = 0; l < p->n_levels; l++) {
+        p->level[l].index = (unsigned)(tu_rand64() % p->level[l].arity);
+        for (unsigned k = 0; k + 1 < p->level[l].arity; k++)
+            tu_rand_fr(&p->level[l].siblings[k]);
+    }
+}
+
+/* The 2 KiB PoRep partition (StackedDrg2KiBV1_1's shape) with random
+ * values: the witness need not satisfy the circuit to be compared. */
+static fil_porep_challenge_t *porep_random(fil_partition_t *p)
+{
+    fil_seal_proof sp;
+    assert_int_equal(fil_seal_from_size(&sp, SECTOR, FIL_API_1_1, NULL), CUZK_OK);
+    const fil_seal_info_t *info = fil_seal_info(sp);
+    assert_non_null(info);
+    memset(p, 0, sizeof *p);
+    p->kind = FIL_CIRCUIT_POREP;
+    fil_porep_shape_t *sh = &p->porep.shape;
+    *sh = (fil_porep_shape_t){info->nodes, {0}, info->layers, info->challenges_per_partition};
+    assert_int_equal(fil_sector_tree(&sh->tree, SECTOR, NULL), CUZK_OK);
+    fil_porep_challenge_t *ch = calloc(sh->challenges, sizeof *ch);
+    assert_non_null(ch);
+    fil_porep_public_t *pub = &p->porep.pub;
+    tu_rand_fr(&pub->replica_id);
+    tu_rand_fr(&pub->comm_d);
+    tu_rand_fr(&pub->comm_r);
+    tu_rand_fr(&pub->comm_r_last);
+    tu_rand_fr(&pub->comm_c);
+    for (unsigned i = 0; i < sh->challenges; i++) {
+        fil_porep_challenge_t *c = &ch[i];
+        assert_int_equal(fil_porep_challenge_blank(c, sh, NULL), CUZK_OK);
+        c->challenge = 1 + tu_rand64() % (sh->nodes - 1);
+        tu_rand_fr(&c->data_leaf);
+        path_random(&c->comm_d_path);
+        path_random(&c->comm_r_last_path);
+        path_random(&c->comm_c_path);
+        for (unsigned k = 0; k < FIL_POREP_DRG_PARENTS; k++) {
+            path_random(&c->drg_paths[k]);
+            for (unsigned l = 0; l < sh->layers; l++)
+                tu_rand_fr(&c->drg_cols[k][l]);
+        }
+        for (unsigned k = 0; k < FIL_POREP_EXP_PARENTS; k++) {
+            path_random(&c->exp_paths[k]);
+            for (unsigned l = 0; l < sh->layers; l++)
+                tu_rand_fr(&c->exp_cols[k][l]);
+        }
+    }
+    p->porep.ch = ch;
+    return ch;
+}
+
+/* A 2 KiB SnapDeals partition of the kind with random values (a valid
+ * k_and_h_select: the circuit refuses others). */
+static void snap_random(fil_partition_t *p, fil_update_witness_t *w, fil_circuit_kind kind)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    fil_update_shape_t *sh = &p->update.shape;
+    fil_update_kind uk = kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
+    assert_int_equal(fil_update_shape_init(sh, uk, SECTOR / 32, NULL), CUZK_OK);
+    assert_int_equal(fil_update_witness_blank(w, sh, NULL), CUZK_OK);
+    tu_rand_fr(&w->comm_r_old);
+    tu_rand_fr(&w->comm_d_new);
+    tu_rand_fr(&w->comm_r_new);
+    tu_rand_fr(&w->comm_c);
+    tu_rand_fr(&w->root_r_old);
+    tu_rand_fr(&w->root_r_new);
+    fr_t pub[4];
+    assert_int_equal(fil_update_public_inputs(pub, sh, 0, sh->hs[2], &w->comm_r_old, &w->comm_d_new,
+                                              &w->comm_r_new, NULL),
+                     CUZK_OK);
+    w->k_and_h_select = pub[0];
+    for (unsigned i = 0; i < sh->apex_leafs; i++)
+        tu_rand_fr(&w->apex_leafs[i]);
+    /* leaf_r_new = leaf_r_old + leaf_d_new * rho(phi, the challenge's high
+     * bits): the circuit computes it and refuses another */
+    fr_t phi;
+    uint64_t c[64];
+    assert_true(sh->challenges <= 64);
+    assert_int_equal(fil_update_phi(&phi, &w->comm_d_new, &w->comm_r_old, NULL), CUZK_OK);
+    assert_int_equal(fil_update_challenges(c, sh, &w->comm_r_new, 0, NULL), CUZK_OK);
+    for (unsigned i = 0; i < sh->challenges; i++) {
+        fil_update_challenge_t *ch = &w->challenges[i];
+        path_random(&ch->r_old);
+        path_random(&ch->d_new);
+        path_random(&ch->r_new);
+        fr_t rho;
+        assert_int_equal(
+            fil_update_rho(&rho, &phi, (uint32_t)(c[i] >> (sh->challenge_bits - sh->hs[2])), NULL),
+            CUZK_OK);
+        fr_mul(&ch->r_new.leaf, &ch->d_new.leaf, &rho);
+        fr_add(&ch->r_new.leaf, &ch->r_new.leaf, &ch->r_old.leaf);
+    }
+    p->update.w = w;
+}
+
+/* The witness of p in place, with 1 and 4 threads, through the malloc
+ * version with sizes too: the bytes of the malloc version without sizes
+ * (cs-owned vectors, copied out). Buffers of exactly n_vars values, so
+ * ASan sees any write past them. Wrong sizes are refused naming both. */
+static void into_same(const fil_partition_t *p, fil_witness_mode mode)
+{
+    const char *name = fil_circuit_kind_str(p->kind);
+    cuzk_error_t err = {0};
+    fr_t *ref = NULL;
+    size_t nv = 0, ni = 0;
+    fil_witness_opts_t o = {mode, 1, 0, 0};
+    if (fil_partition_witness(&ref, &nv, &ni, p, &o, &err) != CUZK_OK)
+        fail_msg("%s: %s", name, err.msg);
+    static const int threads[] = {1, 4};
+    for (size_t t = 0; t < 2; t++) {
+        o = (fil_witness_opts_t){mode, threads[t], 0, 0};
+        fr_t *w = malloc(nv * sizeof *w);
+        assert_non_null(w);
+        if (fil_partition_witness_into(w, nv, ni, p, &o, &err) != CUZK_OK)
+            fail_msg("%s into, %d threads: %s", name, threads[t], err.msg);
+        assert_memory_equal(w, ref, nv * sizeof *w);
+        free(w);
+        o.n_vars = nv;
+        o.n_public = ni;
+        size_t nv2 = 0, ni2 = 0;
+        if (fil_partition_witness(&w, &nv2, &ni2, p, &o, &err) != CUZK_OK)
+            fail_msg("%s sized, %d threads: %s", name, threads[t], err.msg);
+        assert_int_equal(nv2, nv);
+        assert_int_equal(ni2, ni);
+        assert_memory_equal(w, ref, nv * sizeof *w);
+        free(w);
+    }
+    /* a vanilla proof of another size: refused, nothing written past */
+    const size_t bad[4][2] = {{nv - 1, ni}, {nv + 1, ni}, {nv, ni - 1}, {nv, ni + 1}};
+    for (size_t b = 0; b < 4; b++) {
+        o = (fil_witness_opts_t){mode, threads[b % 2], 0, 0};
+        fr_t *w = malloc(bad[b][0] * sizeof *w);
+        assert_non_null(w);
+        assert_int_equal(fil_partition_witness_into(w, bad[b][0], bad[b][1], p, &o, &err),
+                         CUZK_ERR_ARG);
+        char want[128];
+        snprintf(want, sizeof want, "%zu variables and %zu public inputs, the buffer %zu and %zu",
+                 nv, ni, bad[b][0], bad[b][1]);
+        if (!strstr(err.msg, want))
+            fail_msg("%s, buffer %zu / %zu: '%s'", name, bad[b][0], bad[b][1], err.msg);
+        free(w);
+    }
+    printf("test_filecoin_prove: %s 2 KiB (%s): %zu variables, %zu inputs; in place = "
+           "malloc'd, 1 and 4 threads\n",
+           name, mode == FIL_WITNESS_CHECK ? "checked" : "fast", nv, ni);
+    free(ref);
+}
+
+/* Every kind at 2 KiB: PoSt from real trees (FAST and CHECK), PoRep and
+ * SnapDeals with random values (FAST). */
+static void test_into_every_kind(void **state)
+{
+    (void)state;
+    fil_partition_t p;
+    fil_porep_challenge_t *ch = porep_random(&p);
+    into_same(&p, FIL_WITNESS_FAST);
+    free(ch);
+    static const fil_circuit_kind posts[] = {FIL_CIRCUIT_WINNING_POST, FIL_CIRCUIT_WINDOW_POST};
+    for (size_t k = 0; k < 2; k++) {
+        post_case_t pc;
+        post_case_make_kind(&pc, posts[k]);
+        p = post_partition(&pc, pc.pp.sector_count);
+        into_same(&p, FIL_WITNESS_FAST);
+        into_same(&p, FIL_WITNESS_CHECK);
+        post_case_free(&pc);
+    }
+    static const fil_circuit_kind snaps[] = {FIL_CIRCUIT_SNAP_DEALS,
+                                             FIL_CIRCUIT_SNAP_DEALS_POSEIDON};
+    for (size_t k = 0; k < 2; k++) {
+        fil_update_witness_t w;
+        snap_random(&p, &w, snaps[k]);
+        into_same(&p, FIL_WITNESS_FAST);
+        fil_update_witness_free(&w);
+    }
+}
+
+/* In place with a check: a wrong leaf in one sector is named, whatever
+ * the threads; arguments that cannot hold a witness are refused; sizes
+ * that are not the partition's in the malloc version give the partition's
+ * own witness (the caller compares sizes). */
+static void test_into_errors(void **state)
+{
+    (void)state;
+    cuzk_error_t err = {0};
+    post_case_t pc;
+    post_case_make_kind(&pc, FIL_CIRCUIT_WINDOW_POST);
+    fil_partition_t p = post_partition(&pc, pc.pp.sector_count);
+    fr_t *ref = NULL;
+    size_t nv = 0, ni = 0;
+    assert_int_equal(fil_partition_witness(&ref, &nv, &ni, &p, NULL, &err), CUZK_OK);
+    fr_t *w = malloc(nv * sizeof *w);
+    assert_non_null(w);
+    fil_witness_opts_t o = {FIL_WITNESS_CHECK, 4, 0, 0};
+    fr_add(&pc.sectors[1].leafs[7], &pc.sectors[1].leafs[7], &FR_ONE);
+    assert_int_equal(fil_partition_witness_into(w, nv, ni, &p, &o, &err), CUZK_ERR_ARG);
+    if (!strstr(err.msg, "not satisfied") || !strstr(err.msg, "sector 1/challenge_inclusion 7"))
+        fail_msg("wrong leaf: '%s'", err.msg);
+    fr_sub(&pc.sectors[1].leafs[7], &pc.sectors[1].leafs[7], &FR_ONE);
+    assert_int_equal(fil_partition_witness_into(w, nv, ni, &p, &o, &err), CUZK_OK);
+    assert_memory_equal(w, ref, nv * sizeof *w);
+
+    assert_int_equal(fil_partition_witness_into(NULL, nv, ni, &p, NULL, &err), CUZK_ERR_ARG);
+    assert_int_equal(fil_partition_witness_into(w, ni, ni, &p, NULL, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "cannot hold ONE"));
+    assert_int_equal(fil_partition_witness_into(w, 0, 0, &p, NULL, &err), CUZK_ERR_ARG);
+    p.post.n_sectors = 0;
+    assert_int_equal(fil_partition_witness_into(w, nv, ni, &p, NULL, &err), CUZK_ERR_ARG);
+    p.post.n_sectors = pc.pp.sector_count;
+
+    fr_t *w2 = NULL;
+    size_t nv2 = 0, ni2 = 0;
+    o = (fil_witness_opts_t){FIL_WITNESS_FAST, 4, nv + 1, ni};
+    assert_int_equal(fil_partition_witness(&w2, &nv2, &ni2, &p, &o, &err), CUZK_OK);
+    assert_int_equal(nv2, nv);
+    assert_int_equal(ni2, ni);
+    assert_memory_equal(w2, ref, nv * sizeof *w2);
+    free(w2);
+    free(w);
+    free(ref);
+    post_case_free(&pc);
+}
+
 /* CUZK_SLOW=1: a full 32 GiB WindowPoSt partition from the real vanilla
  * proof (post.vproof, sector 1, its partition padded with it to 2,349
  * sectors as filecoin-proofs pads): the recorded circuit, the witness
@@ -300,9 +539,22 @@ static void test_window_post_32g_real(void **state)
     size_t n_vars = 0, n_in = 0;
     if (fil_partition_witness(&w, &n_vars, &n_in, &p, &o, &err) != CUZK_OK)
         fail_msg("witness: %s", err.msg);
-    double t2 = now_s();
+    double t2 = now_s(), t_malloc = t2 - t1;
     assert_int_equal(n_vars, c.n_vars);
     assert_int_equal(n_in, c.n_public);
+    /* in place, as the engine calls it (its buffer would be page-locked):
+     * every CPU, the FAST witness, the same bytes (compared by hash, so
+     * that two 4 GB witnesses never live at once) */
+    const uint64_t h = cuzk_hash64(w, n_vars * sizeof *w, 0);
+    memset(w, 0, n_vars * sizeof *w);
+    double t3 = now_s();
+    if (fil_partition_witness_into(w, n_vars, n_in, &p, &o, &err) != CUZK_OK)
+        fail_msg("witness into: %s", err.msg);
+    double t_into = now_s() - t3;
+    assert_true(cuzk_hash64(w, n_vars * sizeof *w, 0) == h);
+    printf("test_filecoin_prove: 32 GiB WindowPoSt FAST witness in place, %d threads: %.2f s\n",
+           parallel_threads(-1), t_into);
+    t2 = now_s();
     fil_post_pub_sector_t pub = {v->sector_id, {0}};
     fr_to_le(pub.comm_r, &v->comm_r);
     uint8_t rnd[32] = {0};
@@ -319,8 +571,8 @@ static void test_window_post_32g_real(void **state)
     if (bad != UINT32_MAX)
         fail_msg("constraint %u is not satisfied", bad);
     printf("test_filecoin_prove: 32 GiB WindowPoSt, real sector x 2349: %u constraints "
-           "satisfied; record %.1f s, witness %.1f s, check %.1f s\n",
-           c.n_rows, t1 - t0, t2 - t1, now_s() - t2);
+           "satisfied; record %.1f s, witness %.1f s (malloc'd), check %.1f s\n",
+           c.n_rows, t1 - t0, t_malloc, now_s() - t2);
     free(in);
     free(w);
     circuit_free(&c);
@@ -332,8 +584,8 @@ int main(void)
 {
     tu_init("test_filecoin_prove");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_winning_post_end_to_end),
-        cmocka_unit_test(test_post_padding),
+        cmocka_unit_test(test_winning_post_end_to_end), cmocka_unit_test(test_post_padding),
+        cmocka_unit_test(test_into_every_kind),         cmocka_unit_test(test_into_errors),
         cmocka_unit_test(test_window_post_32g_real),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

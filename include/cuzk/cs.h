@@ -141,9 +141,23 @@ cs_var_t cs_alloc_bit(cs_t *cs, int bit);
 
 /* Sizes the value vectors and density bitmaps for `aux` aux variables and
  * `inputs` inputs up front (known from an earlier count run), so that a
- * large synthesis does not regrow them. Returns CUZK_OK or CUZK_ERR_NOMEM
- * (also recorded in the cs). */
+ * large synthesis does not regrow them. Returns CUZK_OK, CUZK_ERR_NOMEM,
+ * or CUZK_ERR_ARG past a bound buffer's capacity (also recorded in the
+ * cs). */
 cuzk_status cs_reserve(cs_t *cs, uint64_t aux, uint64_t inputs);
+
+/* CS_WITNESS / CS_CHECK: the values go straight into caller memory, input
+ * i to inputs[i] (ONE, written now, to inputs[0]) and aux j to aux[j], so
+ * a witness of gigabytes is never copied (the engine's page-locked buffer,
+ * [ONE, inputs, aux], takes inputs at w and aux at w + 1 + public inputs).
+ * cs_parallel children write through it too. Call once, right after
+ * cs_new. The cs never grows, moves or frees bound memory: an allocation
+ * past a capacity fails the cs with CUZK_ERR_ARG naming the count and the
+ * capacity, and writes nothing (the counts go on, as after any error).
+ * aux may be NULL when n_aux_cap is 0. Returns CUZK_OK, or CUZK_ERR_ARG
+ * (no values kept, called late or twice, no room for ONE). */
+cuzk_status cs_bind_values(cs_t *cs, fr_t *inputs, size_t n_inputs_cap, fr_t *aux, size_t n_aux_cap,
+                           cuzk_error_t *err);
 
 /* The value of v (zero when values are not kept). */
 void cs_value(fr_t *out, const cs_t *cs, cs_var_t v);

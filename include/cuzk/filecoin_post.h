@@ -59,6 +59,16 @@ cuzk_status fil_post_sector_blank(fil_post_sector_t *out, const fil_post_shape_t
  * sector). */
 void fil_cs_post_sector(cs_t *cs, const fil_post_shape_t *shape, const fil_post_sector_t *s);
 
+/* The circuit of a partition: sector_count sectors, sectors[0..n_sectors)
+ * then the last of them repeated (compound.rs circuit() pads so), each in
+ * namespace "sector i". The same R1CS as sector_count fil_cs_post_sector
+ * calls; the sectors are cs_parallel tasks, so a CS_WITNESS cs whose
+ * cs_set_threads allows it fills them in parallel, bit-identical. A sector
+ * whose paths do not have the shape's levels fails the cs naming it; so do
+ * n_sectors of 0 or more than sector_count (CUZK_ERR_ARG). */
+void fil_cs_post(cs_t *cs, const fil_post_shape_t *shape, const fil_post_sector_t *sectors,
+                 unsigned n_sectors, unsigned sector_count);
+
 #ifdef __cplusplus
 }
 #endif

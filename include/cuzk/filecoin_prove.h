@@ -8,7 +8,9 @@
  * groth16_prove takes, with the circuit's own public inputs, which the
  * caller compares with the inputs derived from public values
  * (filecoin_inputs.h): a vanilla proof that does not fit its public values
- * is refused before any proving.
+ * is refused before any proving. fil_partition_witness_into writes the
+ * same assignment straight into the caller's buffer (the engine's), at
+ * the circuit's sizes, with no allocation or copy of the values.
  *
  * fil_circuit_load returns the kind's precompiled circuit (circuit.h) from
  * a .ccs cache file, recording it with the record back end and writing the
@@ -76,11 +78,31 @@ typedef struct fil_witness_opts {
 /* Synthesizes p with values. *w (malloc'd, *n_vars elements) is [ONE,
  * inputs, aux]; its inputs are w[1 .. *n_inputs] (ONE not counted). In
  * FIL_WITNESS_CHECK an unsatisfied constraint is CUZK_ERR_ARG naming it.
- * opts may be NULL (FAST, one thread). Returns CUZK_OK, CUZK_ERR_ARG (the
- * partition's values break the circuit's contract), CUZK_ERR_NOMEM. */
+ * opts may be NULL (FAST, one thread). With the sizes in opts the values
+ * are synthesized straight into *w (fil_partition_witness_into); when they
+ * turn out not to be p's, p is synthesized again at its own sizes, which
+ * *n_vars and *n_inputs then give (the caller compares). Returns CUZK_OK,
+ * CUZK_ERR_ARG (the partition's values break the circuit's contract),
+ * CUZK_ERR_NOMEM. */
 cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
                                   const fil_partition_t *p, const fil_witness_opts_t *opts,
                                   cuzk_error_t *err);
+
+/* The same into the caller's w[0..n_vars) (the engine's page-locked
+ * buffer; ENGINE_WITNESS_FN in engine.h): [ONE, inputs, aux] written in
+ * place, the cs's inputs bound at w and its aux at w + 1 + n_public
+ * (cs_bind_values), so nothing is allocated for the values nor copied.
+ * n_public is the circuit's public inputs, ONE excluded (circuit_t
+ * n_public); opts->n_vars and n_public are not read. p must come out at
+ * exactly these sizes, else CUZK_ERR_ARG naming both (a vanilla proof of
+ * another size); no value is ever written past w[n_vars - 1]. On any
+ * error w's contents are unspecified. Threads as opts (cs_parallel:
+ * PoRep challenges and labels, PoSt sectors). Returns CUZK_OK,
+ * CUZK_ERR_ARG (w NULL, n_public >= n_vars, sizes, the partition's
+ * values), CUZK_ERR_NOMEM. */
+cuzk_status fil_partition_witness_into(fr_t *w, size_t n_vars, size_t n_public,
+                                       const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                       cuzk_error_t *err);
 
 /* Where fil_circuit_load found the circuit. */
 typedef enum fil_circuit_source {

@@ -73,8 +73,10 @@ void cs_free(cs_t *cs)
         free(cs->a_aux.words);
         free(cs->b_input.words);
         free(cs->b_aux.words);
-        free(cs->aux_val);
-        free(cs->in_val);
+        if (!cs->bound) { /* bound vectors are the caller's */
+            free(cs->aux_val);
+            free(cs->in_val);
+        }
     }
     for (size_t i = 0; i < cs->pool_n; i++) {
         free(cs->pool[i]->terms);
@@ -130,6 +132,13 @@ static int grow_values(cs_t *cs, fr_t **vals, uint64_t *cap, uint64_t need)
                 (unsigned long long)(*cap - first), aux ? "aux" : "inputs");
         return 0;
     }
+    if (cs->bound) { /* the caller's buffer never moves: a clean error, no write past it */
+        int aux = vals == &cs->aux_val;
+        cs_fail(cs, CUZK_ERR_ARG, "cs: %llu %s do not fit the bound buffer of %llu",
+                (unsigned long long)need, aux ? "aux variables" : "inputs (ONE included)",
+                (unsigned long long)*cap);
+        return 0;
+    }
     uint64_t n = *cap ? *cap : 1024;
     while (n < need)
         n *= 2;
@@ -141,6 +150,37 @@ static int grow_values(cs_t *cs, fr_t **vals, uint64_t *cap, uint64_t need)
     *vals = p;
     *cap = n;
     return 1;
+}
+
+cuzk_status cs_bind_values(cs_t *cs, fr_t *inputs, size_t n_inputs_cap, fr_t *aux, size_t n_aux_cap,
+                           cuzk_error_t *err)
+{
+    if (!cs->values)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cs_bind_values: a count or record cs keeps no values");
+    if (cs->task.child || cs->bound || cs->n_inputs != 1 || cs->n_aux != 0 ||
+        cs->n_constraints != 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cs_bind_values: only once, right after cs_new (%llu inputs, %llu "
+                              "aux and %llu constraints so far)",
+                              (unsigned long long)cs->n_inputs, (unsigned long long)cs->n_aux,
+                              (unsigned long long)cs->n_constraints);
+    if (!inputs || n_inputs_cap == 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cs_bind_values: the inputs (%s, capacity %zu) must hold ONE",
+                              inputs ? "given" : "NULL", n_inputs_cap);
+    if (!aux && n_aux_cap > 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cs_bind_values: NULL aux of capacity %zu",
+                              n_aux_cap);
+    inputs[0] = FR_ONE; /* cs_new's ONE, allocated before the binding */
+    free(cs->in_val);
+    free(cs->aux_val);
+    cs->in_val = inputs;
+    cs->in_cap = n_inputs_cap;
+    cs->aux_val = aux;
+    cs->aux_cap = n_aux_cap;
+    cs->bound = 1;
+    return CUZK_OK;
 }
 
 cs_var_t cs_alloc(cs_t *cs, const fr_t *value)
@@ -270,10 +310,9 @@ static inline void density_set(cs_t *cs, cs_density_t *d, uint32_t idx)
 cuzk_status cs_reserve(cs_t *cs, uint64_t aux, uint64_t inputs)
 {
     if (cs->values) {
-        if (aux > cs->aux_cap && !grow_values(cs, &cs->aux_val, &cs->aux_cap, aux))
-            return CUZK_ERR_NOMEM;
-        if (inputs > cs->in_cap && !grow_values(cs, &cs->in_val, &cs->in_cap, inputs))
-            return CUZK_ERR_NOMEM;
+        if ((aux > cs->aux_cap && !grow_values(cs, &cs->aux_val, &cs->aux_cap, aux)) ||
+            (inputs > cs->in_cap && !grow_values(cs, &cs->in_val, &cs->in_cap, inputs)))
+            return cs->bound ? CUZK_ERR_ARG : CUZK_ERR_NOMEM;
     }
     size_t aux_words = (size_t)((aux + 63) / 64), in_words = (size_t)((inputs + 63) / 64);
     if ((aux_words > cs->a_aux.n_words && !density_grow(cs, &cs->a_aux, aux_words)) ||

@@ -61,6 +61,7 @@ struct cs {
 
     fr_t *aux_val, *in_val; /* when values */
     uint64_t aux_cap, in_cap;
+    int bound; /* cs_bind_values: the vectors are the caller's (never grown or freed) */
 
     cs_lc_t **pool;
     size_t pool_n, pool_cap;

@@ -9,7 +9,8 @@
  *    variables (values and density bitmaps), so nothing moves while the
  *    children run, and it reads their results only after joining them.
  *  - A child (cs_task_info_t) is owned by the thread running its task. It
- *    writes the parent's value vectors only in its own slice (disjoint from
+ *    writes the parent's value vectors (the parent's own, or the caller's
+ *    memory that cs_bind_values bound to it) only in its own slice (disjoint from
  *    every other task's), reads below its slice only what the parent wrote
  *    before the fork (pthread_create orders it), and sets density bits
  *    plainly in the words wholly inside its slice and with atomic OR in

@@ -1,7 +1,20 @@
 /* The FallbackPoSt circuit (filecoin_post.h; RFP@87348a7
- * storage-proofs-post/src/fallback/circuit.rs). */
+ * storage-proofs-post/src/fallback/circuit.rs).
+ *
+ * The sectors of a partition are cs_parallel tasks, as the PoRep's
+ * challenges are (porep_circuit.c): a sector's R1CS depends on the shape
+ * alone (its paths have the tree's levels and arities), so every sector,
+ * the padding included, allocates the same variables, counted once per
+ * shape from a blank sector (post_sizes) and cached. cs_parallel checks
+ * each task's count, so a sector whose paths have another shape fails the
+ * cs naming it instead of synthesizing another circuit. The Rust code runs
+ * the same split: WindowPoSt's extendable synthesis makes each sector in
+ * its own cs (circuit.rs synthesize_extendable, "sector_{i}") and appends
+ * them in order. */
 #include "cuzk/filecoin_post.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/cs_num.h"
@@ -57,4 +70,121 @@ void fil_cs_post_sector(cs_t *cs, const fil_post_shape_t *shape, const fil_post_
         fil_cs_por(NULL, cs, &shape->tree, &s->paths[i], &leaf, &root, FIL_POR_PRIVATE_ROOT);
         cs_ns_pop(cs);
     }
+}
+
+/* ---- the partition: sectors as tasks --------------------------------------- */
+
+typedef struct post_sizes {
+    uint64_t aux, inputs;
+} post_sizes_t;
+
+static cuzk_status sizes_measure(post_sizes_t *out, const fil_post_shape_t *shape,
+                                 cuzk_error_t *err)
+{
+    fil_post_sector_t *s = malloc(sizeof *s);
+    if (!s)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "post circuit: out of memory");
+    cs_t *cs = NULL;
+    cuzk_status st = fil_post_sector_blank(s, shape, err);
+    if (st == CUZK_OK)
+        st = cs_new(&cs, CS_COUNT, err);
+    if (st == CUZK_OK) {
+        cs_counts_t k0, k1;
+        cs_counts(&k0, cs);
+        fil_cs_post_sector(cs, shape, s);
+        cs_counts(&k1, cs);
+        out->aux = k1.aux - k0.aux;
+        out->inputs = k1.inputs - k0.inputs;
+        st = cs_status(cs, err);
+    }
+    cs_free(cs);
+    free(s);
+    return st;
+}
+
+/* A few shapes per process (WinningPoSt and WindowPoSt of a size or two). */
+#define POST_SIZES_CACHED 8
+
+static struct {
+    fil_post_shape_t shape;
+    post_sizes_t sizes;
+} g_sizes[POST_SIZES_CACHED];
+static unsigned g_sizes_n, g_sizes_next;
+static pthread_mutex_t g_sizes_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int same_shape(const fil_post_shape_t *a, const fil_post_shape_t *b)
+{
+    return a->nodes == b->nodes && a->tree.hasher == b->tree.hasher &&
+           a->tree.base_arity == b->tree.base_arity && a->tree.sub_arity == b->tree.sub_arity &&
+           a->tree.top_arity == b->tree.top_arity && a->challenges == b->challenges;
+}
+
+/* The variables one sector of shape allocates, counted under the lock the
+ * first time (a 32 GiB WindowPoSt sector: ~53 k constraints, milliseconds). */
+static cuzk_status post_sizes(post_sizes_t *out, const fil_post_shape_t *shape, cuzk_error_t *err)
+{
+    cuzk_status st = CUZK_OK;
+    pthread_mutex_lock(&g_sizes_mu);
+    unsigned i = 0;
+    while (i < g_sizes_n && !same_shape(&g_sizes[i].shape, shape))
+        i++;
+    if (i == g_sizes_n) {
+        st = sizes_measure(out, shape, err);
+        if (st == CUZK_OK) {
+            i = g_sizes_n < POST_SIZES_CACHED ? g_sizes_n++ : g_sizes_next++ % POST_SIZES_CACHED;
+            g_sizes[i].shape = *shape;
+            g_sizes[i].sizes = *out;
+        }
+    } else {
+        *out = g_sizes[i].sizes;
+    }
+    pthread_mutex_unlock(&g_sizes_mu);
+    return st;
+}
+
+typedef struct post_job {
+    const fil_post_shape_t *shape;
+    const fil_post_sector_t *sectors;
+    unsigned n_sectors;
+} post_job_t;
+
+/* Sector i of the circuit: compound.rs circuit() pads with the last. */
+static void sector_task(cs_t *cs, size_t i, void *arg)
+{
+    const post_job_t *job = arg;
+    size_t j = i < job->n_sectors ? i : job->n_sectors - 1;
+    cs_ns_push(cs, "sector", (int64_t)i);
+    fil_cs_post_sector(cs, job->shape, &job->sectors[j]);
+    cs_ns_pop(cs);
+}
+
+void fil_cs_post(cs_t *cs, const fil_post_shape_t *shape, const fil_post_sector_t *sectors,
+                 unsigned n_sectors, unsigned sector_count)
+{
+    cuzk_error_t err;
+    if (!sectors || n_sectors == 0 || n_sectors > sector_count) {
+        cs_fail(cs, CUZK_ERR_ARG,
+                "post circuit: %u vanilla sectors for a circuit of %u (1 or more, at most the "
+                "circuit's)",
+                sectors ? n_sectors : 0, sector_count);
+        return;
+    }
+    post_sizes_t sz;
+    if (fil_post_shape_check(shape, &err) != CUZK_OK || post_sizes(&sz, shape, &err) != CUZK_OK) {
+        cs_fail(cs, err.code, "%s", err.msg);
+        return;
+    }
+    uint64_t *aux = malloc(2 * (size_t)sector_count * sizeof *aux);
+    if (!aux) {
+        cs_fail(cs, CUZK_ERR_NOMEM, "post circuit: out of memory for %u sectors", sector_count);
+        return;
+    }
+    uint64_t *inputs = aux + sector_count;
+    for (unsigned i = 0; i < sector_count; i++) {
+        aux[i] = sz.aux;
+        inputs[i] = sz.inputs;
+    }
+    post_job_t job = {shape, sectors, n_sectors};
+    cs_parallel(cs, sector_count, aux, inputs, sector_task, &job);
+    free(aux);
 }

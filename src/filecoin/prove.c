@@ -2,6 +2,7 @@
  * (filecoin_prove.h). */
 #include "cuzk/filecoin_prove.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,7 @@ void fil_partition_synth(cs_t *cs, const fil_partition_t *p)
     case FIL_CIRCUIT_POREP: fil_cs_porep(cs, &p->porep.shape, &p->porep.pub, p->porep.ch); break;
     case FIL_CIRCUIT_WINNING_POST:
     case FIL_CIRCUIT_WINDOW_POST:
-        /* compound.rs circuit(): the vanilla sectors padded with the last */
-        for (unsigned i = 0; i < p->post.sector_count; i++) {
-            unsigned j = i < p->post.n_sectors ? i : p->post.n_sectors - 1;
-            fil_cs_post_sector(cs, &p->post.shape, &p->post.sectors[j]);
-        }
+        fil_cs_post(cs, &p->post.shape, p->post.sectors, p->post.n_sectors, p->post.sector_count);
         break;
     case FIL_CIRCUIT_SNAP_DEALS:
     case FIL_CIRCUIT_SNAP_DEALS_POSEIDON: fil_cs_update(cs, &p->update.shape, p->update.w); break;
@@ -52,41 +49,113 @@ static cuzk_status partition_check(const fil_partition_t *p, cuzk_error_t *err)
     }
 }
 
-cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
-                                  const fil_partition_t *p, const fil_witness_opts_t *opts,
-                                  cuzk_error_t *err)
+static fil_witness_opts_t opts_or_default(const fil_witness_opts_t *opts)
 {
-    *w = NULL;
     fil_witness_opts_t o = {FIL_WITNESS_FAST, 1, 0, 0};
     if (opts)
         o = *opts;
-    const int check = o.mode == FIL_WITNESS_CHECK;
+    if (o.threads == 0)
+        o.threads = 1;
+    return o;
+}
+
+/* A witness cs of the mode o asks for, and its threads. */
+static cuzk_status witness_cs(cs_t **cs, const fil_partition_t *p, const fil_witness_opts_t *o,
+                              cuzk_error_t *err)
+{
+    *cs = NULL;
     cuzk_status st = partition_check(p, err);
+    if (st == CUZK_OK)
+        st = cs_new(cs, o->mode == FIL_WITNESS_CHECK ? CS_CHECK : CS_WITNESS, err);
+    if (st == CUZK_OK)
+        cs_set_threads(*cs, o->threads);
+    return st;
+}
+
+/* The outcome of a synthesis: the first error, then a failed check naming
+ * its row (a check's own error says it first). */
+static cuzk_status synth_result(const cs_t *cs, const fil_partition_t *p, cuzk_error_t *err)
+{
+    cuzk_status st = cs_status(cs, err);
     if (st != CUZK_OK)
         return st;
-    cs_t *cs = NULL;
-    if ((st = cs_new(&cs, check ? CS_CHECK : CS_WITNESS, err)) != CUZK_OK)
-        return st;
-    cs_set_threads(cs, o.threads == 0 ? 1 : o.threads);
-    if (o.n_vars > o.n_public &&
-        cs_reserve(cs, o.n_vars - o.n_public - 1, o.n_public + 1) != CUZK_OK) {
-        cs_free(cs);
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s witness: no memory for %llu values",
-                              fil_circuit_kind_str(p->kind), (unsigned long long)o.n_vars);
-    }
-    fil_partition_synth(cs, p);
-    if ((st = cs_status(cs, err)) != CUZK_OK) {
-        cs_free(cs);
-        return st;
-    }
     uint64_t row;
     char where[256];
-    if (check && cs_unsatisfied(&row, where, sizeof where, cs)) {
-        cs_free(cs);
+    if (cs_unsatisfied(&row, where, sizeof where, cs))
         return cuzk_error_set(err, CUZK_ERR_ARG,
                               "%s partition: constraint %llu (%s) is not satisfied: the "
                               "vanilla proof is not valid",
                               fil_circuit_kind_str(p->kind), (unsigned long long)row, where);
+    return CUZK_OK;
+}
+
+/* p's witness written in place: inputs bound at w, aux at w + 1 + n_public
+ * (n_vars > n_public). *misfit: the partition's sizes are not the buffer's
+ * (nothing was written past it: the bound cs refuses). */
+static cuzk_status witness_into(fr_t *w, size_t n_vars, size_t n_public, const fil_partition_t *p,
+                                const fil_witness_opts_t *o, int *misfit, cuzk_error_t *err)
+{
+    *misfit = 0;
+    const size_t n_aux = n_vars - 1 - n_public;
+    cs_t *cs = NULL;
+    cuzk_status st = witness_cs(&cs, p, o, err);
+    if (st == CUZK_OK)
+        st = cs_bind_values(cs, w, n_public + 1, w + 1 + n_public, n_aux, err);
+    if (st == CUZK_OK && cs_reserve(cs, n_aux, n_public + 1) != CUZK_OK) /* the densities */
+        st = cs_status(cs, err);
+    if (st == CUZK_OK) {
+        fil_partition_synth(cs, p);
+        cs_counts_t k;
+        cs_counts(&k, cs); /* exact after an error too: the counts go on */
+        if (k.inputs != n_public + 1 || k.aux != n_aux) {
+            /* the sizes first; the cs's own error (the buffer's end, or
+             * what made the sizes differ) after them */
+            cuzk_error_t ce = {0};
+            int more = cs_status(cs, &ce) != CUZK_OK;
+            *misfit = 1;
+            st = cuzk_error_set(err, CUZK_ERR_ARG,
+                                "%s partition: %llu variables and %llu public inputs, the "
+                                "buffer %zu and %zu (a vanilla proof of another size?)%s%s",
+                                fil_circuit_kind_str(p->kind),
+                                (unsigned long long)(k.inputs + k.aux),
+                                (unsigned long long)(k.inputs - 1), n_vars, n_public,
+                                more ? ": " : "", more ? ce.msg : "");
+        } else {
+            st = synth_result(cs, p, err);
+        }
+    }
+    cs_free(cs);
+    return st;
+}
+
+cuzk_status fil_partition_witness_into(fr_t *w, size_t n_vars, size_t n_public,
+                                       const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                       cuzk_error_t *err)
+{
+    if (!w || n_public >= n_vars)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "%s witness: a buffer of %zu values%s cannot hold ONE and %zu "
+                              "public inputs",
+                              fil_circuit_kind_str(p->kind), n_vars, w ? "" : " (NULL)", n_public);
+    fil_witness_opts_t o = opts_or_default(opts);
+    int misfit;
+    return witness_into(w, n_vars, n_public, p, &o, &misfit, err);
+}
+
+/* Sizes not known: the cs grows its own vectors, then [ONE, inputs, aux]
+ * is copied out of them. */
+static cuzk_status witness_grown(fr_t **w, size_t *n_vars, size_t *n_inputs,
+                                 const fil_partition_t *p, const fil_witness_opts_t *o,
+                                 cuzk_error_t *err)
+{
+    cs_t *cs = NULL;
+    cuzk_status st = witness_cs(&cs, p, o, err);
+    if (st != CUZK_OK)
+        return st;
+    fil_partition_synth(cs, p);
+    if ((st = synth_result(cs, p, err)) != CUZK_OK) {
+        cs_free(cs);
+        return st;
     }
     size_t ni = 0, na = 0;
     const fr_t *in = cs_input_values(cs, &ni);
@@ -104,6 +173,38 @@ cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
     *n_vars = ni + na;
     *n_inputs = ni - 1;
     return CUZK_OK;
+}
+
+cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
+                                  const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                  cuzk_error_t *err)
+{
+    *w = NULL;
+    fil_witness_opts_t o = opts_or_default(opts);
+    cuzk_status st = partition_check(p, err); /* before gigabytes are allocated */
+    if (st != CUZK_OK)
+        return st;
+    if (o.n_public > 0 && o.n_vars > o.n_public && o.n_vars <= SIZE_MAX / sizeof(fr_t)) {
+        fr_t *out = malloc((size_t)o.n_vars * sizeof *out);
+        if (!out)
+            return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s witness: no memory for %llu values",
+                                  fil_circuit_kind_str(p->kind), (unsigned long long)o.n_vars);
+        int misfit = 0;
+        st = witness_into(out, (size_t)o.n_vars, (size_t)o.n_public, p, &o, &misfit, err);
+        if (st == CUZK_OK) {
+            *w = out;
+            *n_vars = (size_t)o.n_vars;
+            *n_inputs = (size_t)o.n_public;
+            return CUZK_OK;
+        }
+        free(out);
+        if (!misfit)
+            return st;
+        /* The sizes given are not this partition's: make the witness it
+         * has, as without them, so that the caller sees both sizes
+         * (cmd_filecoin_prove.c prove_one names them). */
+    }
+    return witness_grown(w, n_vars, n_inputs, p, &o, err);
 }
 
 static cuzk_status record(circuit_t *out, fil_circuit_kind kind, uint64_t sector_size,

@@ -25,7 +25,7 @@ static void test_error_set(void **state)
     big[sizeof big - 1] = '\0';
     cuzk_error_set(&err, CUZK_ERR_FORMAT, "%s", big); /* truncated, terminated */
     assert_int_equal(strlen(err.msg), CUZK_ERRMSG_MAX - 1);
-    for (int s = CUZK_OK; s <= CUZK_ERR_CAPACITY; s++)
+    for (int s = CUZK_OK; s <= CUZK_ERR_LAST; s++)
         assert_true(strcmp(cuzk_status_str((cuzk_status)s), "unknown status") != 0);
     assert_string_equal(cuzk_status_str((cuzk_status)999), "unknown status");
 }

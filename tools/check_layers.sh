@@ -42,7 +42,7 @@ declare -A hdr=(
     [filecoin_poseidon]=filecoin [filecoin_vanilla]=filecoin
     [filecoin_update]=filecoin [filecoin_inputs]=filecoin [filecoin_prove]=filecoin
     [filecoin_public]=filecoin [filecoin_params]=filecoin [filecoin_snap]=filecoin
-    [filecoin_seal]=filecoin [filecoin_c1]=filecoin
+    [filecoin_seal]=filecoin [filecoin_c1]=filecoin [filecoin_job]=filecoin
     [poseidon]=circuits
     [cs]=circuits [cs_boolean]=circuits [cs_num]=circuits [cs_uint32]=circuits
     [cs_sha256]=circuits [cs_multipack]=circuits [cs_uint64]=circuits [cs_insertion]=circuits

@@ -33,8 +33,12 @@ typedef enum cuzk_status {
     CUZK_ERR_TIMEOUT,         /* a wait reached its deadline */
     CUZK_ERR_CANCELLED,       /* a wait was cancelled */
     CUZK_ERR_BUSY,            /* not possible now without waiting; may succeed later */
-    CUZK_ERR_CAPACITY         /* more than a budget can ever grant */
+    CUZK_ERR_CAPACITY,        /* more than a budget can ever grant */
+    CUZK_ERR_INVALID          /* well-formed input that is not a valid proof */
 } cuzk_status;
+
+/* The last code: readers of stored codes (the journal) accept 0..this. */
+#define CUZK_ERR_LAST CUZK_ERR_INVALID
 
 #define CUZK_ERRMSG_MAX 256
 

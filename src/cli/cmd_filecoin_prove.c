@@ -10,7 +10,9 @@
  *         [--device cpu|cuda] [--threads N] [--public-out FILE] --out FILE
  *       every partition proved, each verified against the inputs derived
  *       from the public values (filecoin_public.h) before the proofs (192
- *       bytes each, in partition order) are written;
+ *       bytes each, in partition order) are written; the vanilla proofs
+ *       are parsed, completed and checked by a proving job
+ *       (filecoin_job.h), as the daemon's are;
  *   verify --public FILE [value flags] [--params-dir DIR | --vk FILE] PROOF
  *       exit 0 valid, 1 invalid, 2 bad input.
  *
@@ -28,12 +30,10 @@
 #include "cli_backend.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
-#include "cuzk/filecoin_c1.h"
+#include "cuzk/filecoin_job.h"
 #include "cuzk/filecoin_params.h"
 #include "cuzk/filecoin_prove.h"
 #include "cuzk/filecoin_public.h"
-#include "cuzk/filecoin_update.h"
-#include "cuzk/filecoin_vanilla.h"
 #include "cuzk/groth16.h"
 #include "cuzk/key.h"
 #include "cuzk/key_load.h"
@@ -285,13 +285,12 @@ static int load_public(fil_public_t *p, const fp_args_t *a)
     return 1;
 }
 
-static int key_paths(char *params, char *vk, size_t cap, fil_circuit_kind kind,
-                     uint64_t sector_size, fil_api_version api, const char *dir, int need_params,
-                     char *stem, size_t stem_cap)
+/* The .params (when asked) and .vk paths of stem in dir. */
+static int key_paths(char *params, char *vk, size_t cap, const char *stem, const char *dir,
+                     int need_params)
 {
     cuzk_error_t err = {0};
-    if (fil_params_stem(stem, stem_cap, kind, sector_size, api, &err) != CUZK_OK ||
-        (params &&
+    if ((params &&
          fil_params_path(params, cap, dir, stem, "params", need_params, &err) != CUZK_OK) ||
         (vk && fil_params_path(vk, cap, dir, stem, "vk", 1, &err) != CUZK_OK)) {
         cli_fail("filecoin", "parameters", &err);
@@ -365,368 +364,53 @@ static int cmd_setup_(const fp_args_t *a)
     return rc;
 }
 
-/* ---- PoSt vanilla proofs ---- */
+/* ---- prove: the vanilla proofs through a proving job (filecoin_job.h) ---- */
 
-/* The sector proofs as read: a parsed FallbackPoStSectorProof is large
- * (room for 66 paths), so each is parsed into one scratch copy and only its
- * own paths are kept. */
-typedef struct post_sector_proof {
-    uint64_t sector_id;
-    fr_t comm_r, comm_c, comm_r_last;
-    fil_tree_shape_t shape;
-    unsigned n_proofs;
-    fil_merkle_path_t *paths;
-} post_sector_proof_t;
-
-typedef struct post_vanilla {
-    post_sector_proof_t *v; /* n */
-    int n;
-} post_vanilla_t;
-
-static void post_vanilla_free(post_vanilla_t *pv)
+/* The vanilla files' bytes, in order. */
+static int read_vanilla(uint8_t **bytes, size_t *lens, const fp_args_t *a)
 {
-    for (int i = 0; pv->v && i < pv->n; i++)
-        free(pv->v[i].paths);
-    free(pv->v);
-    pv->v = NULL;
-}
-
-static int post_vanilla_load(post_vanilla_t *pv, const fp_args_t *a)
-{
-    pv->v = calloc((size_t)a->n_vanilla, sizeof *pv->v);
-    pv->n = 0;
-    fil_post_vproof_t *scratch = malloc(sizeof *scratch);
-    int ok = pv->v && scratch;
-    if (!ok)
-        fprintf(stderr, "cuzk filecoin: out of memory for %d vanilla proofs\n", a->n_vanilla);
-    for (int i = 0; ok && i < a->n_vanilla; i++) {
-        uint8_t *b;
-        size_t n;
-        cuzk_error_t err = {0};
-        if (!(ok = read_all(&b, &n, a->vanilla[i])))
-            break;
-        cuzk_status st = fil_post_vproof_parse(scratch, b, n, &err);
-        free(b);
-        if (st != CUZK_OK) {
-            cli_fail("filecoin prove", a->vanilla[i], &err);
-            ok = 0;
-            break;
-        }
-        post_sector_proof_t *d = &pv->v[i];
-        d->paths = malloc(scratch->n_proofs * sizeof *d->paths);
-        if (!(ok = d->paths != NULL))
-            break;
-        d->sector_id = scratch->sector_id;
-        d->comm_r = scratch->comm_r;
-        d->comm_c = scratch->comm_c;
-        d->comm_r_last = scratch->comm_r_last;
-        d->shape = scratch->shape;
-        d->n_proofs = scratch->n_proofs;
-        memcpy(d->paths, scratch->paths, scratch->n_proofs * sizeof *d->paths);
-        pv->n++;
-    }
-    free(scratch);
-    return ok;
-}
-
-/* The public sectors are the vanilla proofs' (ids and comm_r), in order. */
-static int post_public_sectors(fil_public_t *p, const post_vanilla_t *pv)
-{
-    if (p->have & FIL_PUB_SECTORS) {
-        if (p->n_sectors != (size_t)pv->n) {
-            fprintf(stderr, "cuzk filecoin prove: %zu public sectors but %d vanilla proofs\n",
-                    p->n_sectors, pv->n);
+    for (int i = 0; i < a->n_vanilla; i++)
+        if (!read_all(&bytes[i], &lens[i], a->vanilla[i]))
             return 0;
-        }
-        for (int i = 0; i < pv->n; i++) {
-            uint8_t cr[32];
-            fr_to_le(cr, &pv->v[i].comm_r);
-            if (p->sectors[i].id != pv->v[i].sector_id || memcmp(cr, p->sectors[i].comm_r, 32)) {
-                fprintf(stderr,
-                        "cuzk filecoin prove: vanilla proof %d is of sector %llu, not the "
-                        "public sector %llu with its comm_r\n",
-                        i, (unsigned long long)pv->v[i].sector_id,
-                        (unsigned long long)p->sectors[i].id);
-                return 0;
-            }
-        }
-        return 1;
-    }
-    p->sectors = calloc((size_t)pv->n, sizeof *p->sectors);
-    if (!p->sectors)
-        return 0;
-    for (int i = 0; i < pv->n; i++) {
-        p->sectors[i].id = pv->v[i].sector_id;
-        fr_to_le(p->sectors[i].comm_r, &pv->v[i].comm_r);
-    }
-    p->n_sectors = (size_t)pv->n;
-    p->have |= FIL_PUB_SECTORS;
     return 1;
 }
 
-/* Partition i's circuit sectors: WindowPoSt takes the partition's vanilla
- * sectors (10 paths each); WinningPoSt spreads its one sector's 66 paths
- * over the circuit's 66 sectors of one challenge each
- * (post_util.rs single_partition_vanilla_proofs). */
-static int post_partition_sectors(fil_post_sector_t **out, unsigned *n, const fil_public_t *p,
-                                  const post_vanilla_t *pv, const fil_post_params_t *pp, unsigned i)
+/* The job of the vanilla files and public values p: their parse errors
+ * and inconsistencies are bad input (exit 2), an invalid vanilla proof
+ * exits 1. */
+static int make_job(fil_job_t **job, const fil_public_t *p, const fp_args_t *a)
 {
-    unsigned count, first = (p->have & FIL_PUB_PARTITION) ? 0 : i * pp->sector_count;
-    if (p->kind == FIL_CIRCUIT_WINNING_POST)
-        count = pp->sector_count;
-    else
-        count = (unsigned)((size_t)pv->n - first < pp->sector_count ? (size_t)pv->n - first
-                                                                    : pp->sector_count);
-    fil_tree_shape_t tree;
-    unsigned levels = 0;
-    if (fil_sector_tree(&tree, p->sector_size, NULL) != CUZK_OK ||
-        fil_tree_shape_levels(NULL, &levels, &tree, p->sector_size / FIL_NODE_SIZE, NULL) !=
-            CUZK_OK)
-        return 0;
-    for (int k = 0; k < pv->n; k++) {
-        const post_sector_proof_t *v = &pv->v[k];
-        int ok = v->shape.base_arity == tree.base_arity && v->shape.sub_arity == tree.sub_arity &&
-                 v->shape.top_arity == tree.top_arity;
-        for (unsigned j = 0; ok && j < v->n_proofs; j++)
-            ok = v->paths[j].n_levels == levels;
-        if (!ok) {
-            fprintf(stderr,
-                    "cuzk filecoin prove: the vanilla proof of sector %llu has paths of a "
-                    "%u-%u-%u tree; a %s sector's are %u-%u-%u with %u levels\n",
-                    (unsigned long long)v->sector_id, v->shape.base_arity, v->shape.sub_arity,
-                    v->shape.top_arity, fil_sector_size_str(p->sector_size), tree.base_arity,
-                    tree.sub_arity, tree.top_arity, levels);
-            return 0;
-        }
-    }
-    fil_post_sector_t *s = calloc(count, sizeof *s);
-    if (!s)
-        return 0;
-    for (unsigned j = 0; j < count; j++) {
-        const post_sector_proof_t *v =
-            p->kind == FIL_CIRCUIT_WINNING_POST ? &pv->v[0] : &pv->v[first + j];
-        unsigned per = pp->challenge_count, at = p->kind == FIL_CIRCUIT_WINNING_POST ? j : 0;
-        if (v->n_proofs < at + per) {
-            fprintf(stderr,
-                    "cuzk filecoin prove: the vanilla proof of sector %llu holds %u inclusion "
-                    "proofs; this proof needs %u\n",
-                    (unsigned long long)v->sector_id, v->n_proofs,
-                    p->kind == FIL_CIRCUIT_WINNING_POST ? pp->sector_count : per);
-            free(s);
-            return 0;
-        }
-        s[j].comm_r = v->comm_r;
-        s[j].comm_c = v->comm_c;
-        s[j].comm_r_last = v->comm_r_last;
-        for (unsigned c = 0; c < per; c++) {
-            s[j].paths[c] = v->paths[at + c];
-            s[j].leafs[c] = v->paths[at + c].leaf;
-        }
-    }
-    *out = s;
-    *n = count;
-    return 1;
-}
-
-/* A witness the circuit's gadgets refuse (CUZK_ERR_ARG: a value breaks
- * their contract, as a wrong encoding does) comes from an invalid vanilla
- * proof: exit 1; anything else (memory) exit 2. */
-static int witness_rc(cuzk_status st, const cuzk_error_t *err)
-{
-    if (st == CUZK_OK)
-        return CLI_OK;
-    if (st == CUZK_ERR_ARG) {
-        fprintf(stderr, "cuzk filecoin prove: witness: %s: the vanilla proof is not valid\n",
-                err->msg);
-        return CLI_INVALID;
-    }
-    return cli_fail("filecoin prove", "witness", err);
-}
-
-/* The witness of PoSt partition i. */
-static int post_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
-                        const post_vanilla_t *pv, const fil_post_params_t *pp, unsigned i,
-                        const fil_witness_opts_t *wopts)
-{
-    fil_post_sector_t *secs = NULL;
-    unsigned n_secs = 0;
-    cuzk_error_t err = {0};
-    if (!post_partition_sectors(&secs, &n_secs, p, pv, pp, i))
-        return CLI_USAGE;
-    fil_partition_t part;
-    memset(&part, 0, sizeof part);
-    part.kind = p->kind;
-    part.post.shape.nodes = p->sector_size / FIL_NODE_SIZE;
-    part.post.shape.challenges = pp->challenge_count;
-    part.post.sector_count = pp->sector_count;
-    part.post.sectors = secs;
-    part.post.n_sectors = n_secs;
-    cuzk_status st = fil_sector_tree(&part.post.shape.tree, p->sector_size, &err);
-    if (st == CUZK_OK)
-        st = fil_partition_witness(w, n_vars, n_w_in, &part, wopts, &err);
-    free(secs);
-    return witness_rc(st, &err);
-}
-
-/* The witness of SnapDeals partition i from its PartitionProof file.
- * A proof that does not fit the public values is invalid (exit 1); one
- * that does not parse is bad input (exit 2). */
-static int snap_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
-                        const char *path, unsigned i, const fil_witness_opts_t *wopts)
-{
-    cuzk_error_t err = {0};
-    fil_update_kind uk = p->kind == FIL_CIRCUIT_SNAP_DEALS ? FIL_UPDATE_SHA : FIL_UPDATE_POSEIDON;
-    fil_partition_t part;
-    memset(&part, 0, sizeof part);
-    part.kind = p->kind;
-    if (fil_update_shape_init(&part.update.shape, uk, p->sector_size / FIL_NODE_SIZE, &err) !=
-        CUZK_OK)
-        return cli_fail("filecoin prove", "--sector-size", &err);
-    uint8_t *b;
-    size_t n;
-    if (!read_all(&b, &n, path))
-        return CLI_USAGE;
-    fil_snap_vproof_t v;
-    cuzk_status st = fil_snap_vproof_parse(&v, &part.update.shape, b, n, &err);
-    free(b);
-    if (st != CUZK_OK)
-        return cli_fail("filecoin prove", path, &err);
-    fil_snap_public_t sp;
-    memset(&sp, 0, sizeof sp);
-    sp.k = (p->have & FIL_PUB_PARTITION) ? p->partition : i;
-    sp.h = p->h;
+    uint8_t **bytes = calloc((size_t)a->n_vanilla, sizeof *bytes);
+    size_t *lens = calloc((size_t)a->n_vanilla, sizeof *lens);
     int rc = CLI_USAGE;
-    if (fr_from_le(&sp.comm_r_old, p->comm_r_old) != CUZK_OK ||
-        fr_from_le(&sp.comm_d_new, p->comm_d_new) != CUZK_OK ||
-        fr_from_le(&sp.comm_r_new, p->comm_r_new) != CUZK_OK) {
-        fprintf(stderr, "cuzk filecoin prove: a commitment is not a field element\n");
-        goto out;
-    }
-    fil_update_witness_t uw;
-    if (fil_snap_vproof_witness(&uw, &part.update.shape, &v, &sp, &err) != CUZK_OK) {
-        fprintf(stderr,
-                "cuzk filecoin prove: %s: %s: the vanilla proof does not fit the "
-                "public values\n",
-                path, err.msg);
-        rc = CLI_INVALID;
-        goto out;
-    }
-    part.update.w = &uw;
-    st = fil_partition_witness(w, n_vars, n_w_in, &part, wopts, &err);
-    fil_update_witness_free(&uw);
-    rc = witness_rc(st, &err);
-out:
-    fil_snap_vproof_free(&v);
-    return rc;
-}
-
-static int has_text(const uint8_t *b, size_t n, const char *t)
-{
-    size_t m = strlen(t);
-    for (size_t i = 0; i + m <= n; i++)
-        if (b[i] == (uint8_t)t[0] && !memcmp(b + i, t, m))
-            return 1;
-    return 0;
-}
-
-/* The C1 output of a PoRep: its JSON, or Curio's envelope of it. */
-static int c1_load(fil_c1_t *c1, const char *path)
-{
-    uint8_t *b;
-    size_t n;
-    cuzk_error_t err = {0};
-    if (!read_all(&b, &n, path))
-        return 0;
-    cuzk_status st;
-    /* Curio's {SectorNum, Phase1Out, SectorSize}: the C1 is base64 inside */
-    if (has_text(b, n, "\"Phase1Out\"")) {
-        uint64_t num, size;
-        st = fil_c1_parse_curio(c1, &num, &size, b, n, &err);
-    } else {
-        st = fil_c1_parse(c1, b, n, &err);
-    }
-    free(b);
-    if (st != CUZK_OK) {
-        cli_fail("filecoin prove", path, &err);
-        return 0;
-    }
-    return 1;
-}
-
-/* The public values a C1 carries (the flags may add miner and sector ids,
- * which make replica_id checked). */
-static void c1_public(fil_public_t *p, const fil_c1_t *c1)
-{
-    const fil_seal_info_t *info = fil_seal_info(c1->registered_proof);
-    p->kind = FIL_CIRCUIT_POREP;
-    p->seal = c1->registered_proof;
-    p->sector_size = info->sector_size;
-    p->api = info->api;
-    memcpy(p->seed, c1->seed, 32);
-    memcpy(p->ticket, c1->ticket, 32);
-    fr_to_le(p->replica_id, &c1->replica_id);
-    fr_to_le(p->comm_d, &c1->comm_d);
-    fr_to_le(p->comm_r, &c1->comm_r);
-    p->have |= FIL_PUB_REGISTERED_PROOF | FIL_PUB_SEED | FIL_PUB_TICKET | FIL_PUB_REPLICA_ID |
-               FIL_PUB_COMM_D | FIL_PUB_COMM_R;
-}
-
-/* The witness of PoRep partition i from the C1. A C1 whose roots or
- * indices disagree is invalid (exit 1). */
-static int porep_witness(fr_t **w, size_t *n_vars, size_t *n_w_in, const fil_public_t *p,
-                         const fil_c1_t *c1, unsigned i, const fil_witness_opts_t *wopts)
-{
-    cuzk_error_t err = {0};
-    unsigned k = (p->have & FIL_PUB_PARTITION) ? p->partition : i;
-    fil_partition_t part;
-    memset(&part, 0, sizeof part);
-    part.kind = FIL_CIRCUIT_POREP;
-    fil_c1_shape(&part.porep.shape, c1);
-    fil_porep_challenge_t *ch = calloc(part.porep.shape.challenges, sizeof *ch);
-    if (!ch)
-        return CLI_USAGE;
-    cuzk_status st = fil_c1_public(&part.porep.pub, c1, k, &err);
-    for (unsigned j = 0; st == CUZK_OK && j < part.porep.shape.challenges; j++)
-        st = fil_c1_porep_challenge(&ch[j], c1, k, j, &err);
-    int rc;
-    if (st != CUZK_OK) {
-        fprintf(stderr,
-                "cuzk filecoin prove: C1 partition %u: %s: the vanilla proof is not "
-                "valid\n",
-                k, err.msg);
-        rc = CLI_INVALID;
-    } else {
-        part.porep.ch = ch;
-        rc = witness_rc(fil_partition_witness(w, n_vars, n_w_in, &part, wopts, &err), &err);
-    }
-    free(ch);
-    return rc;
-}
-
-/* Proves partition i of the witness w against inputs in[0..n_in), checking
- * everything first. Returns CLI_OK, CLI_INVALID (the vanilla proof does not
- * fit), CLI_USAGE. */
-static int prove_one(groth16_proof_t *proof, const groth16_pk_t *pk, const groth16_vk_t *vk,
-                     const circuit_t *c, const fr_t *w, size_t n_vars, size_t n_w_in,
-                     const fr_t *in, size_t n_in, const cli_backend_t *be, int threads, unsigned i)
-{
-    cuzk_error_t err = {0};
-    if (n_vars != c->n_vars || n_w_in != n_in || n_in != c->n_public) {
-        fprintf(stderr,
-                "cuzk filecoin prove: partition %u: the witness has %zu variables and %zu "
-                "inputs; the circuit %u and %u; derived inputs %zu\n",
-                i, n_vars, n_w_in, c->n_vars, c->n_public, n_in);
-        return CLI_USAGE;
-    }
-    for (size_t j = 0; j < n_in; j++)
-        if (!fr_equal(&w[1 + j], &in[j])) {
-            fprintf(stderr,
-                    "cuzk filecoin prove: partition %u: public input %zu of the vanilla proof "
-                    "is not the one the public values give: the vanilla proof does not belong "
-                    "to them\n",
-                    i, j);
-            return CLI_INVALID;
+    if (!bytes || !lens)
+        fprintf(stderr, "cuzk filecoin: out of memory for %d vanilla proofs\n", a->n_vanilla);
+    else if (read_vanilla(bytes, lens, a)) {
+        cuzk_error_t err = {0};
+        cuzk_status st = fil_job_new(job, p, (const uint8_t *const *)bytes, lens,
+                                     (size_t)a->n_vanilla, a->vanilla, &err);
+        if (st == CUZK_OK)
+            rc = CLI_OK;
+        else {
+            fprintf(stderr, "cuzk filecoin prove: %s\n", err.msg);
+            rc = st == CUZK_ERR_INVALID ? CLI_INVALID : CLI_USAGE;
         }
+    }
+    for (int i = 0; bytes && i < a->n_vanilla; i++)
+        free(bytes[i]);
+    free(bytes);
+    free(lens);
+    return rc;
+}
+
+/* Proves partition i of the witness w (fil_job_witness made it and
+ * matched its inputs with in[0..n_in)), checking every constraint first.
+ * Returns CLI_OK, CLI_INVALID (the vanilla proof does not fit), CLI_USAGE. */
+static int prove_one(groth16_proof_t *proof, const groth16_pk_t *pk, const groth16_vk_t *vk,
+                     const circuit_t *c, const fr_t *w, const fr_t *in, size_t n_in,
+                     const cli_backend_t *be, int threads, unsigned i)
+{
+    cuzk_error_t err = {0};
     uint32_t bad = 0;
     if (circuit_check(&bad, c, w, threads) != CUZK_OK)
         return CLI_USAGE;
@@ -777,6 +461,31 @@ static int write_file(const char *path, const void *data, size_t len)
     return ok;
 }
 
+/* The proofs, and the completed public values when asked. */
+static int write_outputs(const fp_args_t *a, const groth16_proof_t *proofs, unsigned parts,
+                         const fil_job_t *job)
+{
+    uint8_t *bytes = calloc(parts, BELLPERSON_PROOF_BYTES);
+    if (!bytes)
+        return CLI_USAGE;
+    bellperson_proofs_write(bytes, proofs, parts);
+    int ok = write_file(a->out, bytes, (size_t)parts * BELLPERSON_PROOF_BYTES);
+    free(bytes);
+    if (!ok)
+        return CLI_USAGE;
+    if (a->public_out) {
+        char *json = NULL;
+        cuzk_error_t err = {0};
+        if (fil_public_write(&json, fil_job_public(job), &err) != CUZK_OK)
+            return cli_fail("filecoin prove", a->public_out, &err);
+        ok = write_file(a->public_out, json, strlen(json));
+        free(json);
+        if (!ok)
+            return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 static int cmd_prove_(const fp_args_t *a)
 {
     /* without --public: --kind and --sector-size (a PoRep's C1 says both) */
@@ -787,20 +496,14 @@ static int cmd_prove_(const fp_args_t *a)
     fil_public_t p;
     if (!load_public(&p, a))
         return CLI_USAGE;
-    int post = p.kind == FIL_CIRCUIT_WINNING_POST || p.kind == FIL_CIRCUIT_WINDOW_POST;
-    int snap = p.kind == FIL_CIRCUIT_SNAP_DEALS || p.kind == FIL_CIRCUIT_SNAP_DEALS_POSEIDON;
-    int porep = p.kind == FIL_CIRCUIT_POREP;
-    if (!post && !snap && !porep) {
+    if (p.kind < 0 || p.kind >= FIL_CIRCUIT_COUNT) {
         fprintf(stderr, "cuzk filecoin prove: --kind %s is not provable yet\n",
                 fil_circuit_kind_str(p.kind));
         fil_public_free(&p);
         return CLI_USAGE;
     }
-    int rc = CLI_USAGE;
     cuzk_error_t err = {0};
-    post_vanilla_t pv = {0};
-    fil_c1_t c1;
-    memset(&c1, 0, sizeof c1);
+    fil_job_t *job = NULL;
     bellperson_params_t bp;
     memset(&bp, 0, sizeof bp);
     groth16_vk_t vk;
@@ -812,47 +515,19 @@ static int cmd_prove_(const fp_args_t *a)
     cli_backend_t be;
     memset(&be, 0, sizeof be);
     groth16_proof_t *proofs = NULL;
-    uint8_t *bytes = NULL;
-    fr_t *in = NULL;
-    char stem[256], params[4096], vkp[4096];
-    fil_post_params_t pp;
+    fr_t *w = NULL;
+    char params[4096], vkp[4096];
     double t0 = cli_now();
-    if (post && (!post_vanilla_load(&pv, a) || !post_public_sectors(&p, &pv)))
+    int rc = make_job(&job, &p, a);
+    fil_public_free(&p);
+    if (rc != CLI_OK)
         goto out;
-    if (porep) {
-        if (a->n_vanilla != 1) {
-            fprintf(stderr, "cuzk filecoin prove: a PoRep takes one C1 output, not %d files\n",
-                    a->n_vanilla);
-            goto out;
-        }
-        if (!c1_load(&c1, a->vanilla[0]))
-            goto out;
-        if (!a->public_path) {
-            c1_public(&p, &c1);
-            apply_flags(&p, a);
-        } else if (p.seal != c1.registered_proof) {
-            fprintf(stderr,
-                    "cuzk filecoin prove: the C1 is a %s proof; the public values say "
-                    "%s\n",
-                    fil_seal_info(c1.registered_proof)->name, fil_seal_info(p.seal)->name);
-            goto out;
-        }
-    }
-    if (fil_public_check(&p, &err) != CUZK_OK ||
-        (post && fil_post_params(&pp, p.kind, p.sector_size, p.api, &err) != CUZK_OK)) {
-        rc = cli_fail("filecoin prove", "public values", &err);
-        goto out;
-    }
-    unsigned parts = fil_public_partitions(&p);
-    if (snap && (unsigned)a->n_vanilla != parts) {
-        fprintf(stderr,
-                "cuzk filecoin prove: %d vanilla proofs for %u partitions (one PartitionProof "
-                "per partition, in order)\n",
-                a->n_vanilla, parts);
-        goto out;
-    }
-    if (!key_paths(params, vkp, sizeof params, p.kind, p.sector_size, p.api, params_dir(a), 1, stem,
-                   sizeof stem))
+    rc = CLI_USAGE;
+    const fil_circuit_kind kind = fil_job_kind(job);
+    const uint64_t size = fil_job_sector_size(job);
+    const char *stem = fil_job_param_stem(job);
+    unsigned parts = fil_job_partitions(job);
+    if (!key_paths(params, vkp, sizeof params, stem, params_dir(a), 1))
         goto out;
     if (bellperson_params_open(&bp, params, BELLPERSON_CHECK_KEY, a->threads, &err) != CUZK_OK) {
         rc = cli_fail("filecoin prove", params, &err);
@@ -862,7 +537,7 @@ static int cmd_prove_(const fp_args_t *a)
         rc = cli_fail("filecoin prove", vkp, &err);
         goto out;
     }
-    if (!load_circuit(&c, a, p.kind, p.sector_size, p.api, stem))
+    if (!load_circuit(&c, a, kind, size, fil_job_api(job), stem))
         goto out;
     if (groth16_pk_from_params(&pk, &bp, c.n_vars, &err) != CUZK_OK ||
         bp.vk.n_ic != (size_t)c.n_public + 1 || vk.n_ic != bp.vk.n_ic) {
@@ -873,35 +548,39 @@ static int cmd_prove_(const fp_args_t *a)
         rc = cli_fail("filecoin prove", params, &err);
         goto out;
     }
+    if (c.n_public != fil_job_n_inputs(job)) {
+        fprintf(stderr,
+                "cuzk filecoin prove: the circuit has %u inputs; the public values give %zu\n",
+                c.n_public, fil_job_n_inputs(job));
+        goto out;
+    }
     if (cli_backend_open(&be, a->device, 0, &err) != CUZK_OK) {
         rc = cli_fail("filecoin prove", "--device", &err);
         goto out;
     }
     proofs = calloc(parts, sizeof *proofs);
-    bytes = calloc(parts, BELLPERSON_PROOF_BYTES);
-    in = calloc(c.n_public ? c.n_public : 1, sizeof *in);
-    if (!proofs || !bytes || !in)
+    w = malloc((size_t)c.n_vars * sizeof *w);
+    if (!proofs || !w)
         goto out;
-    /* the witness on every CPU (--threads N: N), its vectors sized once */
+    /* the witness on every CPU (--threads N: N), into one buffer */
     fil_witness_opts_t wo = {FIL_WITNESS_FAST, a->threads ? a->threads : -1, c.n_vars, c.n_public};
     double t_load = cli_now() - t0;
     for (unsigned i = 0; i < parts; i++) {
         double ti = cli_now();
-        size_t n_in = 0, n_vars = 0, n_w_in = 0;
-        fr_t *w = NULL;
-        cuzk_status st = fil_public_inputs(in, c.n_public, &n_in, &p, i, &err);
+        fr_t *in = NULL;
+        size_t n_in = 0;
+        cuzk_status st = fil_job_inputs(&in, &n_in, job, i, &err);
+        if (st == CUZK_OK)
+            st = fil_job_witness(w, c.n_vars, c.n_public, job, i, &wo, &err);
         if (st != CUZK_OK) {
-            rc = cli_fail("filecoin prove", "public values", &err);
+            free(in);
+            fprintf(stderr, "cuzk filecoin prove: %s\n", err.msg);
+            rc = st == CUZK_ERR_INVALID ? CLI_INVALID : CLI_USAGE;
             goto out;
         }
-        rc = post    ? post_witness(&w, &n_vars, &n_w_in, &p, &pv, &pp, i, &wo)
-             : porep ? porep_witness(&w, &n_vars, &n_w_in, &p, &c1, i, &wo)
-                     : snap_witness(&w, &n_vars, &n_w_in, &p, a->vanilla[i], i, &wo);
-        if (rc != CLI_OK)
-            goto out;
         double tw = cli_now() - ti;
-        rc = prove_one(&proofs[i], &pk, &vk, &c, w, n_vars, n_w_in, in, n_in, &be, a->threads, i);
-        free(w);
+        rc = prove_one(&proofs[i], &pk, &vk, &c, w, in, n_in, &be, a->threads, i);
+        free(in);
         if (rc != CLI_OK)
             goto out;
         fprintf(stderr,
@@ -909,37 +588,20 @@ static int cmd_prove_(const fp_args_t *a)
                 "verified\n",
                 i + 1, parts, tw, cli_now() - ti - tw);
     }
-    rc = CLI_USAGE;
-    bellperson_proofs_write(bytes, proofs, parts);
-    if (!write_file(a->out, bytes, (size_t)parts * BELLPERSON_PROOF_BYTES))
+    if ((rc = write_outputs(a, proofs, parts, job)) != CLI_OK)
         goto out;
-    if (a->public_out) {
-        char *json = NULL;
-        if (fil_public_write(&json, &p, &err) != CUZK_OK) {
-            rc = cli_fail("filecoin prove", a->public_out, &err);
-            goto out;
-        }
-        int ok = write_file(a->public_out, json, strlen(json));
-        free(json);
-        if (!ok)
-            goto out;
-    }
     printf("%s: %u %s partition proof%s of %s sectors, verified; load %.2f s, total %.2f s\n",
-           a->out, parts, fil_circuit_kind_str(p.kind), parts == 1 ? "" : "s",
-           fil_sector_size_str(p.sector_size), t_load, cli_now() - t0);
-    rc = CLI_OK;
+           a->out, parts, fil_circuit_kind_str(kind), parts == 1 ? "" : "s",
+           fil_sector_size_str(size), t_load, cli_now() - t0);
 out:
-    free(in);
-    free(bytes);
+    free(w);
     free(proofs);
     cli_backend_close(&be);
     groth16_pk_release(&pk);
     circuit_free(&c);
     groth16_vk_free(&vk);
     bellperson_params_close(&bp);
-    post_vanilla_free(&pv);
-    fil_c1_free(&c1);
-    fil_public_free(&p);
+    fil_job_free(job);
     return rc;
 }
 
@@ -966,8 +628,11 @@ static int cmd_verify_(const fp_args_t *a)
     }
     const char *vk_path = a->vk_path;
     if (!vk_path) {
-        if (!key_paths(NULL, vkp, sizeof vkp, p.kind, p.sector_size, p.api, params_dir(a), 0, stem,
-                       sizeof stem))
+        if (fil_params_stem(stem, sizeof stem, p.kind, p.sector_size, p.api, &err) != CUZK_OK) {
+            rc = cli_fail("filecoin", "parameters", &err);
+            goto out;
+        }
+        if (!key_paths(NULL, vkp, sizeof vkp, stem, params_dir(a), 0))
             goto out;
         vk_path = vkp;
     }

@@ -694,7 +694,7 @@ static cuzk_status read_job(journal_t *j, journal_job_t *out, uint64_t id, unsig
         if (out->kind < 0 || out->kind >= ENGINE_KIND_COUNT || out->priority < 0 ||
             out->priority >= CUZK_PRIO_COUNT || out->state < 0 ||
             out->state >= JOURNAL_STATE_COUNT || n_inputs < 1 || n_inputs > JOURNAL_INPUTS_MAX ||
-            code < 0 || code > CUZK_ERR_CAPACITY) {
+            code < 0 || code > CUZK_ERR_LAST) {
             s = damaged(j, id, "a field out of range", err);
         } else {
             out->n_inputs = (size_t)n_inputs;

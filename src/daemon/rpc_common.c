@@ -66,6 +66,8 @@ grpc_status_code rpc_status_from_cuzk(cuzk_status s)
     case CUZK_ERR_TIMEOUT: return GRPC_STATUS_DEADLINE_EXCEEDED;
     case CUZK_ERR_CANCELLED: return GRPC_STATUS_CANCELLED;
     case CUZK_ERR_NO_DEVICE: return GRPC_STATUS_FAILED_PRECONDITION;
+    /* the request was well formed; its vanilla proof is not valid */
+    case CUZK_ERR_INVALID: return GRPC_STATUS_FAILED_PRECONDITION;
     default: return GRPC_STATUS_INTERNAL;
     }
 }

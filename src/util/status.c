@@ -27,6 +27,7 @@ const char *cuzk_status_str(cuzk_status s)
     case CUZK_ERR_CANCELLED: return "cancelled";
     case CUZK_ERR_BUSY: return "busy";
     case CUZK_ERR_CAPACITY: return "exceeds capacity";
+    case CUZK_ERR_INVALID: return "invalid proof";
     }
     return "unknown status";
 }

@@ -104,6 +104,12 @@ cuzk_status fil_partition_witness_into(fr_t *w, size_t n_vars, size_t n_public,
                                        const fil_partition_t *p, const fil_witness_opts_t *opts,
                                        cuzk_error_t *err);
 
+/* The revision in a circuit cache file's name (<stem>.cuzk-<rev>.ccs
+ * beside the parameter files), bumped whenever a circuit's R1CS changes
+ * so that an old cache is never read. Every user (CLI, daemon, bench)
+ * names the file with it. */
+#define FIL_CIRCUIT_CACHE_REV "r1"
+
 /* Where fil_circuit_load found the circuit. */
 typedef enum fil_circuit_source {
     FIL_CIRCUIT_CACHED = 0,   /* read from the cache file */

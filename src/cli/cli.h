@@ -41,6 +41,9 @@ int bench_msm(int argc, char **argv);
 int bench_prove(int argc, char **argv);
 int bench_engine(int argc, char **argv);
 int bench_porep(int argc, char **argv);
+/* The real Filecoin circuits on sealed inputs through the engine
+ * (bench_filecoin.c). */
+int bench_filecoin(int argc, char **argv);
 /* `cuzk bench single|batch|stress` against a running daemon (bench_client.c). */
 int bench_client(int argc, char **argv);
 /* The demo's PoRep-shaped job through the engine (demo_porep.c): 1 when it

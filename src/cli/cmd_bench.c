@@ -20,6 +20,8 @@ static const bench_entry_t BENCHES[] = {
     {"engine", bench_engine, "jobs through the proving engine, 1 vs 2 workers [--device cpu|cuda]"},
     {"porep", bench_porep,
      "PoRep-shaped proofs through the engine [--log-domain K] [--device ...]"},
+    {"filecoin", bench_filecoin,
+     "real Filecoin proofs on sealed sectors through the engine --kind K --sector-size S ..."},
     {"single", bench_client, "sequential Prove calls to a running daemon [--addr A] [--n N]"},
     {"batch", bench_client, "N submits at once to a daemon, then await all (throughput)"},
     {"stress", bench_client, "C client threads submitting/awaiting/cancelling for --seconds S"},
@@ -56,9 +58,9 @@ int cmd_bench(int argc, char **argv)
 {
     size_t n = sizeof BENCHES / sizeof BENCHES[0];
     device_kind device = DEVICE_AUTO;
-    /* prove, engine and porep take --device themselves */
+    /* prove, engine, porep and filecoin take --device themselves */
     if (argc >= 2 && strcmp(argv[1], "prove") && strcmp(argv[1], "engine") &&
-        strcmp(argv[1], "porep")) {
+        strcmp(argv[1], "porep") && strcmp(argv[1], "filecoin")) {
         if (!take_device(&argc, argv, &device))
             return 2;
         if (device == DEVICE_CUDA) {

@@ -42,8 +42,6 @@
 #include "cuzk/setup.h"
 
 #define MAX_VANILLA 4096
-/* Bumped whenever a circuit's R1CS changes, so an old cache is not read. */
-#define CIRCUIT_REV "r1"
 
 typedef struct fp_args {
     const char *sub;
@@ -308,7 +306,7 @@ static int load_circuit(circuit_t *c, const fp_args_t *a, fil_circuit_kind kind,
     char *path = malloc(len);
     if (!path)
         return 0;
-    snprintf(path, len, "%s/%s.cuzk-%s.ccs", dir, stem, CIRCUIT_REV);
+    snprintf(path, len, "%s/%s.cuzk-%s.ccs", dir, stem, FIL_CIRCUIT_CACHE_REV);
     double t0 = cli_now();
     fil_circuit_source src;
     cuzk_status st = fil_circuit_load(c, &src, kind, sector_size, api, path, a->threads, &err);

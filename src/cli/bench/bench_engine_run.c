@@ -1,0 +1,364 @@
+/* The engine benchmarks' driver (bench_engine_run.h).
+ *
+ * DESIGN: the caller's thread owns the run: it submits and awaits in
+ * order; the engine's threads only call the witness function (on its pool)
+ * and the span recorder's hook (under the recorder's own mutex), which is
+ * read here after the last proof settled. */
+#include "bench_engine_run.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "cli_backend.h"
+#include "cli_spans.h"
+#include "cli_util.h"
+#include "cuzk/eventlog.h"
+#include "cuzk/parallel.h"
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuzk/cuda.h"
+#endif
+
+#define HEADROOM ((size_t)1 << 30)
+
+static void add_timings(bench_run_out_t *o, const engine_result_t *r)
+{
+    for (size_t p = 0; p < r->n_partitions; p++) {
+        const engine_part_timing_t *t = &r->timings[p];
+        o->witness += (double)t->witness_ns * 1e-6;
+        o->admit += (double)t->admit_ns * 1e-6;
+        o->prove += (double)t->prove_ns * 1e-6;
+        o->upload += t->parts.s[PROVE_UPLOAD] * 1e3;
+        o->h += t->parts.s[PROVE_H] * 1e3;
+        o->msm_a += t->parts.s[PROVE_MSM_A] * 1e3;
+        o->msm_b += t->parts.s[PROVE_MSM_B] * 1e3;
+        o->msm_l += t->parts.s[PROVE_MSM_L] * 1e3;
+        o->msm_h += t->parts.s[PROVE_MSM_H] * 1e3;
+        o->streamed += t->streamed;
+    }
+    o->verify_ms += (double)r->verify_ns * 1e-6;
+    o->latency_s += (double)(r->done_ns - r->submit_ns) * 1e-9;
+}
+
+/* The steady proofs' sums: every proof's but the first to complete. */
+static void sum_steady(bench_run_out_t *o, const bench_run_out_t *per, const uint64_t *done, int N)
+{
+    int first = 0;
+    for (int d = 1; d < N; d++)
+        first = done[d] < done[first] ? d : first;
+    for (int d = 0; d < N; d++) {
+        if (N > 1 && d == first)
+            continue;
+        const bench_run_out_t *q = &per[d];
+        o->witness += q->witness;
+        o->admit += q->admit;
+        o->prove += q->prove;
+        o->upload += q->upload;
+        o->h += q->h;
+        o->msm_a += q->msm_a;
+        o->msm_b += q->msm_b;
+        o->msm_l += q->msm_l;
+        o->msm_h += q->msm_h;
+        o->streamed += q->streamed;
+        o->verify_ms += q->verify_ms;
+        o->latency_s += q->latency_s;
+    }
+}
+
+static void scale_timings(bench_run_out_t *o, double parts, double proofs)
+{
+    double *f[] = {&o->witness, &o->upload, &o->h,     &o->msm_a, &o->msm_b,
+                   &o->msm_l,   &o->msm_h,  &o->prove, &o->admit};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        *f[i] /= parts;
+    o->verify_ms /= proofs;
+    o->latency_s /= proofs;
+}
+
+static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
+                        const bench_run_cfg_t *B, int proof, int threads)
+{
+    int parts = B->partitions;
+    engine_witness_t *ws = calloc((size_t)parts, sizeof *ws);
+    if (!ws) {
+        fprintf(stderr, "cuzk %s: out of memory\n", B->cmd);
+        return 0;
+    }
+    for (int p = 0; p < parts; p++)
+        ws[p] = (engine_witness_t){
+            .form = ENGINE_WITNESS_FN, .fn = B->fn, .ctx = B->ctx(B->user, proof, p, threads)};
+    engine_job_spec_t spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = ENGINE_KIND_BELLPERSON;
+    spec.priority = CUZK_PRIO_NORMAL;
+    spec.key = key;
+    spec.witnesses = ws;
+    spec.n_partitions = (size_t)parts;
+    cuzk_error_t err = {0};
+    cuzk_status st = engine_submit(e, id, &spec, &err);
+    free(ws);
+    if (st != CUZK_OK)
+        cli_fail(B->cmd, "submit", &err);
+    return st == CUZK_OK;
+}
+
+/* Device d's budget for the engine: --vram-budget, else its free memory
+ * (less headroom), less the bases a GPU setup left there (device 0). */
+static size_t engine_budget(const bench_run_cfg_t *B, const cli_porep_key_t *k, int cuda, int d)
+{
+    size_t b = B->budget, kb = d == 0 ? k->dev_bytes : 0;
+#ifdef CUZK_HAVE_CUDA
+    if (!b && cuda) {
+        size_t fr = 0, tot = 0;
+        if (cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK)
+            b = fr > HEADROOM ? fr - HEADROOM + kb : kb;
+    }
+#else
+    (void)cuda;
+#endif
+    if (!b)
+        b = (size_t)64 << 30; /* the CPU's simulated device */
+    return b > kb ? b - kb : 0;
+}
+
+/* Busy fractions over the steady window, peak VRAM and the witness pool. */
+static void measure(bench_run_out_t *o, span_recorder_t *rec, engine_t *e, const cli_device_t *dctx,
+                    const cli_porep_key_t *k, int D, uint64_t w0, uint64_t w1)
+{
+    pthread_mutex_lock(&rec->mu);
+    o->busy = 0;
+    for (int d = 0; d < D; d++) {
+        overlap_t ov = spans_overlap_device(rec->spans, rec->n, d, w0, w1);
+        o->busy_dev[d] = w1 > w0 ? ov.union_s / ((double)(w1 - w0) * 1e-9) : 0;
+        o->busy += o->busy_dev[d] / D;
+    }
+    pthread_mutex_unlock(&rec->mu);
+    engine_stats_t es;
+    engine_stats(e, &es);
+    /* the largest device's: each has its own ledger and memory */
+    for (int d = 0; d < D && d < (int)es.n_devices; d++) {
+        double g = (double)(es.devices[d].ledger.peak_reserved + (d == 0 ? k->dev_bytes : 0)) /
+                   1073741824.0;
+        o->vram_ledger_gib = g > o->vram_ledger_gib ? g : o->vram_ledger_gib;
+    }
+    o->pool_gib = (double)es.witness_pool_bytes / 1073741824.0;
+#ifdef CUZK_HAVE_CUDA
+    for (int d = 0; d < D; d++) {
+        size_t fr = 0, tot = 0;
+        if (dctx[d].kind == DEVICE_CUDA && cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK &&
+            (double)(tot - fr) / 1073741824.0 > o->vram_used_gib)
+            o->vram_used_gib = (double)(tot - fr) / 1073741824.0;
+    }
+#else
+    (void)dctx;
+#endif
+}
+
+/* The engine over B's devices: witness threads and their cores. */
+static void engine_cfg(engine_config_t *cfg, const bench_run_cfg_t *B, const device_t *dev,
+                       span_recorder_t *rec)
+{
+    int D = B->devices, nproc = parallel_threads(0);
+    engine_config_default(cfg);
+    cfg->devices = dev;
+    cfg->n_devices = (unsigned)D;
+    /* two witnesses in the making per device and one more: each device
+     * takes one per prove (~1.8 s at 2^27), each takes ~1.3 s on its cores */
+    cfg->witness_threads = (unsigned)(D > 1 ? D + 1 : 2);
+    /* cores for the device workers and the verifier besides synthesis,
+     * which runs at a lower priority than they do */
+    int spare = nproc - 2 * B->workers * D - 1;
+    cfg->stage_threads =
+        spare / (int)cfg->witness_threads > 1 ? spare / (int)cfg->witness_threads : 1;
+    cfg->witness_nice = 5;
+    cfg->ready_max = (unsigned)(B->workers * D + 2);
+    cfg->ready_bytes_max = B->host_budget;
+    cfg->on_event = span_recorder_hook;
+    cfg->event_ctx = rec;
+}
+
+int bench_run_devices_present(const char *cmd, device_kind device, int devices)
+{
+#ifdef CUZK_HAVE_CUDA
+    int present = 0;
+    if (device == DEVICE_CUDA && devices > 1 && cuzk_cuda_device_count(&present, NULL) == CUZK_OK &&
+        devices > present) {
+        fprintf(stderr, "cuzk %s: --devices %d: only %d CUDA device%s present\n", cmd, devices,
+                present, present == 1 ? "" : "s");
+        return 0;
+    }
+#else
+    (void)cmd;
+    (void)device;
+    (void)devices;
+#endif
+    return 1;
+}
+
+int bench_run_key(cli_porep_key_t *k, const char *cmd, const circuit_t *c, device_kind setup,
+                  size_t budget, int workers, int devices)
+{
+    cuzk_error_t err = {0};
+    if (cli_porep_key_make(k, c, 7, setup, budget, workers, &err) != CUZK_OK)
+        return cli_fail(cmd, "setup", &err);
+    /* several devices: each its own copy, from host memory */
+    if (devices > 1 && cli_porep_key_to_host(k, &err) != CUZK_OK)
+        return cli_fail(cmd, "setup", &err);
+    fprintf(stderr, "cuzk %s: INSECURE key on %s in %.2f s%s%s%s\n", cmd, device_kind_str(setup),
+            k->setup_s, k->on_device ? " (bases stay in VRAM)" : "", k->detail[0] ? ": " : "",
+            k->detail);
+    return CLI_OK;
+}
+
+int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
+              const cli_porep_key_t *k)
+{
+    cuzk_error_t err = {0};
+    cli_device_t dctx[ENGINE_MAX_DEVICES];
+    device_t dev[ENGINE_MAX_DEVICES];
+    engine_t *e = NULL;
+    int D = B->devices;
+    memset(o, 0, sizeof *o);
+    memset(dctx, 0, sizeof dctx);
+    engine_key_t *key = NULL;
+    int rc = CLI_USAGE, N = B->proofs, P = B->partitions;
+    size_t total = (size_t)N * (size_t)P * 4 + 16;
+    span_recorder_t rec;
+    int have_rec = span_recorder_init(&rec, total) == CUZK_OK;
+    engine_job_id_t *ids = calloc((size_t)N, sizeof *ids);
+    uint64_t *done = calloc((size_t)N, sizeof *done), submit0 = 0;
+    bench_run_out_t *per = calloc((size_t)N, sizeof *per);
+    if (!have_rec || !ids || !done || !per) {
+        fprintf(stderr, "cuzk %s: out of memory\n", B->cmd);
+        goto out;
+    }
+    if (B->events && eventlog_open(&rec.log, B->events, &err) != CUZK_OK) {
+        rc = cli_fail(B->cmd, "--events", &err);
+        goto out;
+    }
+    int cuda = B->device == DEVICE_CUDA;
+    for (int d = 0; d < D; d++)
+        if (cli_device_open(&dev[d], &dctx[d], B->device, d, engine_budget(B, k, cuda, d),
+                            B->workers, &err) != CUZK_OK) {
+            rc = cli_fail(B->cmd, D > 1 ? "--devices" : "--device", &err);
+            goto out;
+        }
+    engine_config_t cfg;
+    engine_cfg(&cfg, B, dev, &rec);
+    o->pinned = dev[0].host_alloc != NULL; /* the device's: page-locked witness buffers */
+    if (engine_new(&e, &cfg, &err) != CUZK_OK) {
+        rc = cli_fail(B->cmd, "engine", &err);
+        goto out;
+    }
+    engine_key_spec_t ks;
+    memset(&ks, 0, sizeof ks);
+    ks.name = B->key_name;
+    ks.pk = &k->pk;
+    ks.circuit = c;
+    ks.check = B->check ? c : NULL;
+    if (engine_key_register(e, &key, &ks, &err) != CUZK_OK) {
+        rc = cli_fail(B->cmd, "key", &err);
+        goto out;
+    }
+    /* J proofs in flight, awaited in order, the next submitted as one ends */
+    int next = 0;
+    submit0 = ledger_clock_ns();
+    for (int d = 0; d < N; d++) {
+        while (next < N && next - d < B->in_flight)
+            if (!submit_proof(e, &ids[next], key, B, next, cfg.stage_threads))
+                goto out;
+            else
+                next++;
+        engine_result_t r;
+        if (engine_await(e, ids[d], -1, &r, &err) != CUZK_OK) {
+            rc = cli_fail(B->cmd, "proof", &err);
+            engine_result_free(&r);
+            goto out;
+        }
+        done[d] = r.done_ns;
+        add_timings(&per[d], &r);
+        fprintf(stderr, "cuzk %s: proof %d/%d done at %.2f s (%zu partitions verified)\n", B->cmd,
+                d + 1, N, (double)(r.done_ns - submit0) * 1e-9, r.n_partitions);
+        engine_result_free(&r);
+    }
+    /* with several in flight a later proof may finish first: the window
+     * runs from the first completion to the last */
+    uint64_t first = done[0], last = done[0];
+    for (int d = 1; d < N; d++) {
+        first = done[d] < first ? done[d] : first;
+        last = done[d] > last ? done[d] : last;
+    }
+    o->first_s = (double)(first - submit0) * 1e-9;
+    o->wall_s = (double)(last - submit0) * 1e-9;
+    o->s_per_proof = N > 1 ? (double)(last - first) * 1e-9 / (N - 1) : o->first_s;
+    sum_steady(o, per, done, N);
+    scale_timings(o, (double)(N > 1 ? N - 1 : 1) * P, N > 1 ? N - 1 : 1);
+    measure(o, &rec, e, dctx, k, D, N > 1 ? first : submit0, last);
+    rc = CLI_OK;
+out:
+    if (key)
+        engine_key_release(e, key);
+    engine_destroy(e);
+    if (have_rec && rec.log && eventlog_dropped(rec.log))
+        fprintf(stderr, "cuzk %s: %llu events could not be written to %s\n", B->cmd,
+                (unsigned long long)eventlog_dropped(rec.log), B->events);
+    if (have_rec) {
+        eventlog_close(rec.log);
+        span_recorder_free(&rec);
+    }
+    free(ids);
+    free(done);
+    free(per);
+    struct rusage ru;
+    if (rc == CLI_OK && getrusage(RUSAGE_SELF, &ru) == 0)
+        o->rss_gib = (double)ru.ru_maxrss / (1024.0 * 1024.0);
+    return rc;
+}
+
+void bench_run_json(FILE *f, const bench_run_out_t *o, int devices)
+{
+    char busy[ENGINE_MAX_DEVICES * 8 + 4] = "[";
+    for (int d = 0; d < devices; d++) {
+        size_t at = strlen(busy);
+        snprintf(busy + at, sizeof busy - at, "%s%.3f", d ? "," : "", o->busy_dev[d]);
+    }
+    strcat(busy, "]");
+    fprintf(f,
+            "\"s_per_proof\":%.4f,\"first_proof_s\":%.4f,\"wall_s\":%.3f,\"stage_ms\":{"
+            "\"witness\":%.2f,\"admit\":%.2f,\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,"
+            "\"msm_b\":%.2f,\"msm_l\":%.2f,\"msm_h\":%.2f,\"prove\":%.2f},"
+            "\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,\"gpu_busy_per_device\":%s,"
+            "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
+            "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,",
+            o->s_per_proof, o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a,
+            o->msm_b, o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, busy, o->streamed,
+            o->rss_gib, o->vram_ledger_gib, o->vram_used_gib, o->pool_gib,
+            o->pinned ? "true" : "false");
+}
+
+void bench_run_table(FILE *f, const bench_run_out_t *o, int devices)
+{
+    char pct[ENGINE_MAX_DEVICES * 6 + 4] = "";
+    for (int d = 0; d < devices; d++) {
+        size_t pt = strlen(pct);
+        snprintf(pct + pt, sizeof pct - pt, " %.0f%%", o->busy_dev[d] * 100);
+    }
+    fprintf(f, "  s/proof (steady)  %8.3f     first proof %8.3f s\n", o->s_per_proof, o->first_s);
+    fprintf(f,
+            "  per partition ms: witness %.1f  upload %.1f  H %.1f  A %.1f  B %.1f  L %.1f  "
+            "H-MSM %.1f  prove %.1f (admit wait %.1f)\n",
+            o->witness, o->upload, o->h, o->msm_a, o->msm_b, o->msm_l, o->msm_h, o->prove,
+            o->admit);
+    char per[sizeof pct + 16] = "";
+    if (devices > 1)
+        snprintf(per, sizeof per, " (per device:%s)", pct);
+    fprintf(f, "  verify per proof  %8.1f ms   GPU busy %.0f%%%s   streamed partitions %d\n",
+            o->verify_ms, o->busy * 100, per, o->streamed);
+    fprintf(f,
+            "  peak host RSS %.2f GiB   VRAM ledger peak %.2f GiB   VRAM in use at end %.2f GiB\n",
+            o->rss_gib, o->vram_ledger_gib, o->vram_used_gib);
+    fprintf(f, "  witness buffers kept %.2f GiB (%s)\n", o->pool_gib,
+            o->pinned ? "page-locked" : "ordinary memory");
+}

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cuzk/cs.h"
+#include "cuzk/filecoin_circuits.h"
 #include "cuzk/filecoin_post.h"
 #include "cuzk/poseidon.h"
 #include "test_util.h"
@@ -72,6 +73,17 @@ static void test_production(void **state)
     cs_counts_t k = count(&win, 66);
     assert_int_equal(k.constraints, 370590);
     assert_int_equal(k.inputs, 1 + 66 * 2);
+    /* the blank circuit the keys are made for (circuits.c: one sector
+     * padded to the count, as fil_cs_post pads) counts the same */
+    cs_t *cs = NULL;
+    assert_int_equal(cs_new(&cs, CS_COUNT, NULL), CUZK_OK);
+    assert_int_equal(fil_circuit_synth_blank(cs, FIL_CIRCUIT_WINNING_POST, (uint64_t)32 << 30,
+                                             FIL_API_1_1, NULL),
+                     CUZK_OK);
+    cs_counts_t b;
+    cs_counts(&b, cs);
+    cs_free(cs);
+    assert_memory_equal(&b, &k, sizeof b);
     fil_post_shape_t w32 = {(uint64_t)1 << 30, {FIL_HASHER_POSEIDON, 8, 8, 0}, 10};
     k = count(&w32, 2349);
     printf("test_filecoin_post: WindowPoSt 32 GiB: %llu constraints, %llu aux, %llu inputs\n",

@@ -44,6 +44,11 @@ void tu_init(const char *test_name)
         x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
         s[i] = x ^ (x >> 31);
     }
+    /* CUZK_TEST_FILTER=pattern runs only the matching tests (cmocka's
+     * wildcards): one slow test without the others */
+    const char *filter = getenv("CUZK_TEST_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
 }
 
 int tu_iters(int def)

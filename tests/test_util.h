@@ -21,7 +21,8 @@
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 
-/* Seeds the PRNG from CUZK_TEST_SEED (or the clock) and prints the seed. */
+/* Seeds the PRNG from CUZK_TEST_SEED (or the clock) and prints the seed;
+ * CUZK_TEST_FILTER=pattern runs only the matching tests. */
 void tu_init(const char *test_name);
 /* Iterations: CUZK_TEST_ITERS if set, else def. */
 int tu_iters(int def);

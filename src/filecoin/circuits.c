@@ -136,9 +136,11 @@ static cuzk_status synth_post(cs_t *cs, fil_circuit_kind kind, uint64_t sector_s
     fil_post_sector_t *s = malloc(sizeof *s);
     if (!s)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "post circuit: no memory");
+    /* one blank sector padded to the circuit's count, as a partition of
+     * fewer vanilla sectors is padded (fil_cs_post) */
     st = fil_post_sector_blank(s, &shape, err);
-    for (unsigned i = 0; st == CUZK_OK && i < sectors; i++)
-        fil_cs_post_sector(cs, &shape, s);
+    if (st == CUZK_OK)
+        fil_cs_post(cs, &shape, s, 1, sectors);
     free(s);
     return st;
 }

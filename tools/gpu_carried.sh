@@ -25,6 +25,10 @@
 #   prove24    the 2^24 prove: free VRAM, a 16 GiB and a 6 GiB budget
 #   engine     jobs through the engine on the GPU, 1 vs 2 workers (cuzk-$NEW)
 #   porep      cuzk bench porep, resident then streamed (POREP_K/P/N/SETUP)
+#   filecoin   cuzk bench filecoin at FIL_SIZE (default 32GiB) on sparse-
+#              sealed inputs: WinningPoSt latency, PoRep resident and at
+#              a 16 GiB budget, WindowPoSt (FIL_KINDS picks; the headline
+#              benchmark of issue 20), with nvidia-smi samples
 #   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 #   daemon     cuzk daemon on the GPU, proofs through cuzk.v1 (daemon_e2e.sh)
@@ -212,6 +216,32 @@ porep() {
     kill $smi
 }
 
+# The real Filecoin circuits through the engine (issue 20's targets at
+# 32 GiB: WinningPoSt <= 0.3 s latency, PoRep <= 16.0 s/proof resident
+# and 27.4 s at 16 GiB with the GPU >= 95% busy, WindowPoSt <= 2.5 s per
+# partition).
+filecoin() {
+    local size=${FIL_SIZE:-32GiB} n=${FIL_N:-3} k smi rc=0
+    nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw \
+        --format=csv -lms 500 >"$logs/filecoin-smi.csv" 2>/dev/null &
+    smi=$!
+    for k in ${FIL_KINDS:-winning-post porep porep-16g window-post}; do
+        case $k in
+        winning-post) "$new" bench filecoin --kind winning-post --sector-size "$size" \
+            --device cuda --proofs 10 --in-flight 1 || rc=1 ;;
+        porep) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
+            --proofs "$n" --workers 2 --events "$logs/filecoin-porep-events.jsonl" || rc=1 ;;
+        porep-16g) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
+            --proofs "$n" --workers 2 --vram-budget 16GiB || rc=1 ;;
+        window-post) "$new" bench filecoin --kind window-post --sector-size "$size" \
+            --device cuda --proofs "$n" --workers 2 || rc=1 ;;
+        *) echo "filecoin: unknown kind $k"; rc=1 ;;
+        esac
+    done
+    kill $smi
+    return $rc
+}
+
 # Kernel and API time tables (Nsight Systems) of a small PoRep run.
 nsys_porep() {
     local nsys
@@ -301,7 +331,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check filecoin scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -320,6 +350,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     prove24) run_step prove24 420 prove24 ;;
     engine) run_step engine 240 engine ;;
     porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
+    filecoin) run_step filecoin "${FIL_LIMIT:-570}" filecoin ;;
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
     daemon) run_step daemon 300 daemon_e2e ;;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include <openssl/evp.h>
 
 #include "cuzk/status.h"
@@ -28,5 +30,40 @@ void fil_blake2b512_16_prefix(uint8_t out[8], const uint8_t in[16]);
  * 14-15. Writes the first 16 * n_blocks output words, block by block.
  * ChaCha8Rng's next_u64 reads two consecutive words, low then high. */
 void fil_chacha_words(uint32_t *out, const uint8_t key[32], unsigned rounds, unsigned n_blocks);
+
+/* A process-wide memo of a few values measured once per key (the sizes
+ * each circuit task allocates, per shape: a count run of a blank part).
+ * Keys are compared with `same`, so struct padding never matters; the
+ * oldest entry goes when all FIL_MEMO_SLOTS are taken. Thread-safe: the
+ * measurement runs under the memo's lock, so it runs once per key. */
+#define FIL_MEMO_SLOTS 8u
+#define FIL_MEMO_BYTES 256u /* key + value */
+
+typedef int (*fil_memo_same_fn)(const void *a, const void *b);
+typedef cuzk_status (*fil_memo_measure_fn)(void *value, const void *key, cuzk_error_t *err);
+
+typedef struct fil_memo {
+    pthread_mutex_t mu;
+    size_t key_size, value_size; /* key_size + value_size <= FIL_MEMO_BYTES */
+    fil_memo_same_fn same;
+    fil_memo_measure_fn measure;
+    unsigned n, next;
+    _Alignas(max_align_t) unsigned char slot[FIL_MEMO_SLOTS][FIL_MEMO_BYTES]; /* key, value */
+} fil_memo_t;
+
+#define FIL_MEMO_INIT(key_type, value_type, same_fn, measure_fn)                                   \
+    {                                                                                              \
+        PTHREAD_MUTEX_INITIALIZER, sizeof(key_type), sizeof(value_type), same_fn, measure_fn, 0,   \
+            0,                                                                                     \
+        {                                                                                          \
+            {                                                                                      \
+                0                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+/* The value for key (copied to value), measured and kept the first time.
+ * Returns CUZK_OK or the measurement's error (nothing kept). */
+cuzk_status fil_memo_get(fil_memo_t *m, void *value, const void *key, cuzk_error_t *err);
 
 #endif

@@ -13,7 +13,6 @@
  * of synthesizing another circuit. */
 #include "cuzk/filecoin_porep.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +24,7 @@
 #include "cuzk/filecoin_por.h"
 #include "cuzk/filecoin_sha.h"
 #include "cuzk/poseidon.h"
+#include "fil_internal.h"
 
 cuzk_status fil_porep_shape_check(const fil_porep_shape_t *shape, cuzk_error_t *err)
 {
@@ -288,45 +288,28 @@ static cuzk_status sizes_measure(porep_sizes_t *out, const fil_porep_shape_t *sh
     return st;
 }
 
-/* A few shapes per process (the production sizes and some test ones). */
-#define POREP_SIZES_CACHED 8
-
-static struct {
-    fil_porep_shape_t shape; /* challenges ignored */
-    porep_sizes_t sizes;
-} g_sizes[POREP_SIZES_CACHED];
-static unsigned g_sizes_n, g_sizes_next;
-static pthread_mutex_t g_sizes_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static int same_shape(const fil_porep_shape_t *a, const fil_porep_shape_t *b)
+static int same_shape(const void *pa, const void *pb)
 {
+    const fil_porep_shape_t *a = pa, *b = pb; /* challenges ignored */
     return a->nodes == b->nodes && a->tree.hasher == b->tree.hasher &&
            a->tree.base_arity == b->tree.base_arity && a->tree.sub_arity == b->tree.sub_arity &&
            a->tree.top_arity == b->tree.top_arity && a->layers == b->layers;
 }
 
-/* The sizes of shape's tasks, measured under the lock the first time (a
- * 32 GiB challenge counts in ~0.25 s) and cached. */
+static cuzk_status sizes_measure_memo(void *value, const void *key, cuzk_error_t *err)
+{
+    return sizes_measure(value, key, err);
+}
+
+/* The sizes of shape's tasks, measured the first time (a 32 GiB challenge
+ * counts in ~0.25 s) for the production sizes and some test ones. */
+static fil_memo_t g_sizes =
+    FIL_MEMO_INIT(fil_porep_shape_t, porep_sizes_t, same_shape, sizes_measure_memo);
+
 static cuzk_status porep_sizes(porep_sizes_t *out, const fil_porep_shape_t *shape,
                                cuzk_error_t *err)
 {
-    cuzk_status st = CUZK_OK;
-    pthread_mutex_lock(&g_sizes_mu);
-    unsigned i = 0;
-    while (i < g_sizes_n && !same_shape(&g_sizes[i].shape, shape))
-        i++;
-    if (i == g_sizes_n) {
-        st = sizes_measure(out, shape, err);
-        if (st == CUZK_OK) {
-            i = g_sizes_n < POREP_SIZES_CACHED ? g_sizes_n++ : g_sizes_next++ % POREP_SIZES_CACHED;
-            g_sizes[i].shape = *shape;
-            g_sizes[i].sizes = *out;
-        }
-    } else {
-        *out = g_sizes[i].sizes;
-    }
-    pthread_mutex_unlock(&g_sizes_mu);
-    return st;
+    return fil_memo_get(&g_sizes, out, shape, err);
 }
 
 void fil_cs_porep(cs_t *cs, const fil_porep_shape_t *shape, const fil_porep_public_t *pub,

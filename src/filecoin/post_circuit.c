@@ -13,7 +13,6 @@
  * them in order. */
 #include "cuzk/filecoin_post.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +20,7 @@
 #include "cuzk/cs_poseidon.h"
 #include "cuzk/filecoin_por.h"
 #include "cuzk/poseidon.h"
+#include "fil_internal.h"
 
 cuzk_status fil_post_shape_check(const fil_post_shape_t *shape, cuzk_error_t *err)
 {
@@ -102,44 +102,28 @@ static cuzk_status sizes_measure(post_sizes_t *out, const fil_post_shape_t *shap
     return st;
 }
 
-/* A few shapes per process (WinningPoSt and WindowPoSt of a size or two). */
-#define POST_SIZES_CACHED 8
-
-static struct {
-    fil_post_shape_t shape;
-    post_sizes_t sizes;
-} g_sizes[POST_SIZES_CACHED];
-static unsigned g_sizes_n, g_sizes_next;
-static pthread_mutex_t g_sizes_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static int same_shape(const fil_post_shape_t *a, const fil_post_shape_t *b)
+static int same_shape(const void *pa, const void *pb)
 {
+    const fil_post_shape_t *a = pa, *b = pb;
     return a->nodes == b->nodes && a->tree.hasher == b->tree.hasher &&
            a->tree.base_arity == b->tree.base_arity && a->tree.sub_arity == b->tree.sub_arity &&
            a->tree.top_arity == b->tree.top_arity && a->challenges == b->challenges;
 }
 
-/* The variables one sector of shape allocates, counted under the lock the
- * first time (a 32 GiB WindowPoSt sector: ~53 k constraints, milliseconds). */
+static cuzk_status sizes_measure_memo(void *value, const void *key, cuzk_error_t *err)
+{
+    return sizes_measure(value, key, err);
+}
+
+/* The variables one sector of shape allocates, counted the first time (a
+ * 32 GiB WindowPoSt sector: ~53 k constraints, milliseconds), for
+ * WinningPoSt and WindowPoSt of a size or two. */
+static fil_memo_t g_sizes =
+    FIL_MEMO_INIT(fil_post_shape_t, post_sizes_t, same_shape, sizes_measure_memo);
+
 static cuzk_status post_sizes(post_sizes_t *out, const fil_post_shape_t *shape, cuzk_error_t *err)
 {
-    cuzk_status st = CUZK_OK;
-    pthread_mutex_lock(&g_sizes_mu);
-    unsigned i = 0;
-    while (i < g_sizes_n && !same_shape(&g_sizes[i].shape, shape))
-        i++;
-    if (i == g_sizes_n) {
-        st = sizes_measure(out, shape, err);
-        if (st == CUZK_OK) {
-            i = g_sizes_n < POST_SIZES_CACHED ? g_sizes_n++ : g_sizes_next++ % POST_SIZES_CACHED;
-            g_sizes[i].shape = *shape;
-            g_sizes[i].sizes = *out;
-        }
-    } else {
-        *out = g_sizes[i].sizes;
-    }
-    pthread_mutex_unlock(&g_sizes_mu);
-    return st;
+    return fil_memo_get(&g_sizes, out, shape, err);
 }
 
 typedef struct post_job {

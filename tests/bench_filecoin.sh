@@ -96,7 +96,6 @@ expect2 "--vram-budget junk" "--vram-budget" --kind porep --sector-size 2KiB --v
 expect2 "--device gpu" "--device" --kind porep --sector-size 2KiB --device gpu
 expect2 "unknown flag" "--frobnicate" --kind porep --sector-size 2KiB --frobnicate 1
 expect2 "a flag without its value" "--seed" --kind porep --sector-size 2KiB --seed
-expect2 "snap-deals above 512MiB" "sparse update encoder" --kind snap-deals --sector-size 32GiB
 expect2 "porep 1.2 at 32GiB (no sparse non-interactive seal)" "inputs" \
     --kind porep --sector-size 32GiB --api 1.2
 

@@ -16,15 +16,21 @@
  * adds the partition's apex leafs (the roots of tree_d_new's subtrees at
  * the apex row).
  *
- * Every node and tree is kept (small sectors: about 3 x 32 bytes x nodes
- * x 1.3). Rules: outputs first, err last (may be NULL); an update is
- * immutable once made: any number of threads may read it. */
+ * fil_snap_encode keeps every node and tree (small sectors: about 3 x 32
+ * bytes x nodes x 1.3). fil_snap_encode_sparse, for 32 and 64 GiB
+ * sectors, keeps sparse trees (sparse_tree.h): the old replica is a
+ * sealing's tree_r_last, the new data zero but at a few nodes, and only
+ * the nonzero leaves' ancestors are stored; every other node is the hash
+ * of an all-zero subtree, so every path ends in the one root and the two
+ * encoders give the same update over the same leaves. Rules: outputs first, err last (may be NULL);
+ * an update is immutable once made: any number of threads may read it. */
 #ifndef CUZK_FILECOIN_SNAP_H
 #define CUZK_FILECOIN_SNAP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/filecoin_seal.h"
 #include "cuzk/filecoin_update.h"
 #include "cuzk/filecoin_vanilla.h"
 #include "cuzk/fr.h"
@@ -45,7 +51,23 @@ cuzk_status fil_snap_encode(fil_snap_update_t **out, fil_update_kind kind, uint6
                             unsigned h, cuzk_error_t *err);
 void fil_snap_update_free(fil_snap_update_t *u); /* accepts NULL */
 
+/* Encodes new data into the replica of `old` (its tree_r_last; comm_c and
+ * comm_r its own): data[k] at node data_nodes[k] for k < n_data (sorted,
+ * strictly increasing, each < nodes; values fr32, < 2^254), every other
+ * data node zero; trees made on up to `threads` threads (parallel.h).
+ * The new replica is materialized at the old sealing's materialized
+ * tree_r leaves (a dense sealing: every leaf) and the data nodes; the
+ * update does not keep `old`. data_nodes and data may be NULL when
+ * n_data is 0. Returns CUZK_OK, CUZK_ERR_ARG (NULL old or out, an h the
+ * shape does not allow, data_nodes[k] out of order or range, data[k] >=
+ * 2^254, naming k), CUZK_ERR_NOMEM. */
+cuzk_status fil_snap_encode_sparse(fil_snap_update_t **out, fil_update_kind kind,
+                                   const fil_sealed_t *old, const uint64_t *data_nodes,
+                                   const fr_t *data, size_t n_data, unsigned h, int threads,
+                                   cuzk_error_t *err);
+
 const fil_update_shape_t *fil_snap_update_shape(const fil_snap_update_t *u);
+/* Either encoder's update. */
 /* The public values of partition k (fil_snap_vproof_witness's). */
 void fil_snap_update_public(fil_snap_public_t *out, const fil_snap_update_t *u, unsigned k);
 

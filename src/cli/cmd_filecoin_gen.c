@@ -20,7 +20,11 @@
  *
  * Sectors up to 512 MiB are sealed for real; 32 and 64 GiB sectors
  * sparsely (fil_seal_sparse: committed-capacity sectors in which every
- * challenged path is real), for PoRep and PoSt.
+ * challenged path is real). A sparse SnapDeals sector is sealed with the
+ * PoRep seed gen_porep draws (so its challenged columns are real) and
+ * updated (fil_snap_encode_sparse) with new data at CLI_SNAP_SPARSE_NODES
+ * nodes drawn from --seed ("new data node" k, mod the node count, sorted,
+ * repeats dropped), each node's value drawn as at small sizes.
  *
  * Everything is drawn from --seed (default 1): the data, the ticket, the
  * randomness, so a run is reproducible. */
@@ -30,9 +34,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <openssl/evp.h>
-
 #include "cli.h"
+#include "cli_draw.h"
 #include "cli_util.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_inputs.h"
@@ -56,8 +59,9 @@ static int usage(void)
             "                                 [--sectors N] [--miner-id N] [--threads N]\n"
             "                                 --out DIR\n"
             "  K: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
-            "  S: 2KiB, 8MiB, 512MiB: a real sealing; 32GiB, 64GiB: a sparse one (porep,\n"
-            "     winning-post, window-post; committed-capacity sectors)\n");
+            "  S: 2KiB, 8MiB, 512MiB: a real sealing; 32GiB, 64GiB: a sparse one\n"
+            "     (committed-capacity sectors; snap-deals: new data at %u nodes)\n",
+            CLI_SNAP_SPARSE_NODES);
     return CLI_USAGE;
 }
 
@@ -106,25 +110,6 @@ static int parse(gen_args_t *a, int argc, char **argv)
     return CLI_OK;
 }
 
-/* 32 bytes of a labelled draw from the seed, an Fr (top two bits clear). */
-static void draw(uint8_t out[32], uint64_t seed, const char *label, uint64_t i)
-{
-    uint8_t buf[128];
-    size_t n = 0, l = strlen(label) < 64 ? strlen(label) : 64;
-    memcpy(buf, "cuzk gen-vanilla ", 17);
-    n = 17;
-    memcpy(buf + n, label, l);
-    n += l;
-    for (int k = 0; k < 8; k++)
-        buf[n++] = (uint8_t)(seed >> (8 * k));
-    for (int k = 0; k < 8; k++)
-        buf[n++] = (uint8_t)(i >> (8 * k));
-    unsigned len = 32;
-    if (EVP_Digest(buf, n, out, &len, EVP_sha256(), NULL) != 1)
-        memset(out, 0, 32); /* never happens with OpenSSL's SHA-256 */
-    out[31] &= 0x3f;
-}
-
 static int write_bytes(const char *dir, const char *name, const void *data, size_t len)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
@@ -171,7 +156,7 @@ static cuzk_status seal_one(fil_sealed_t **out, const gen_args_t *a, uint64_t se
         return st;
     uint8_t prover[32], ticket[32];
     fil_prover_id(prover, a->miner_id);
-    draw(ticket, a->seed, "ticket", sector_id);
+    cli_draw32(ticket, a->seed, "ticket", sector_id);
     if (a->sector_size > FIL_SEAL_DENSE_MAX_SIZE)
         return fil_seal_sparse(out, sp, prover, sector_id, ticket, seed, leaves, n, a->threads,
                                err);
@@ -200,7 +185,7 @@ static int gen_post(const gen_args_t *a)
     pub.api = a->api;
     pub.miner_id = a->miner_id;
     pub.have = FIL_PUB_RANDOMNESS | FIL_PUB_SECTORS | FIL_PUB_MINER_ID;
-    draw(pub.randomness, a->seed, "randomness", 0);
+    cli_draw32(pub.randomness, a->seed, "randomness", 0);
     pub.sectors = calloc(n, sizeof *pub.sectors);
     pub.n_sectors = n;
     fil_post_vproof_t *v = malloc(sizeof *v);
@@ -275,8 +260,8 @@ static int gen_porep(const gen_args_t *a)
     int rc = CLI_USAGE;
     uint8_t ticket[32], seed[32];
     const uint64_t id = 1;
-    draw(ticket, a->seed, "ticket", id);
-    draw(seed, a->seed, "seed", id);
+    cli_draw32(ticket, a->seed, "ticket", id);
+    cli_draw32(seed, a->seed, "seed", id);
     if (seal_one(&s, a, id, seed, NULL, 0, &err) != CUZK_OK ||
         fil_sealed_c1(&c1, s, ticket, seed, &err) != CUZK_OK ||
         fil_c1_write(&json, &n, &c1, &err) != CUZK_OK ||
@@ -324,6 +309,27 @@ out:
     return rc;
 }
 
+/* A sparse sealing of a's size updated with new data at
+ * CLI_SNAP_SPARSE_NODES drawn nodes. */
+static cuzk_status snap_sparse(fil_snap_update_t **u, fil_sealed_t **s, const gen_args_t *a,
+                               const fil_update_shape_t *sh, cuzk_error_t *err)
+{
+    uint8_t seed[32];
+    cli_draw32(seed, a->seed, "seed", 1);
+    cuzk_status st = seal_one(s, a, 1, seed, NULL, 0, err);
+    uint64_t idx[CLI_SNAP_SPARSE_NODES];
+    fr_t *val = malloc(CLI_SNAP_SPARSE_NODES * sizeof *val);
+    const size_t n = CLI_SNAP_SPARSE_NODES;
+    if (st == CUZK_OK && !val)
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "snap-deals: no memory for the new data");
+    if (st == CUZK_OK)
+        st = cli_draw_snap_data(idx, val, sh->nodes, a->seed, err);
+    if (st == CUZK_OK)
+        st = fil_snap_encode_sparse(u, sh->kind, *s, idx, val, n, sh->hs[3], a->threads, err);
+    free(val);
+    return st;
+}
+
 static int gen_snap(const gen_args_t *a)
 {
     cuzk_error_t err = {0};
@@ -331,20 +337,19 @@ static int gen_snap(const gen_args_t *a)
     fil_update_shape_t sh;
     if (fil_update_shape_init(&sh, uk, a->sector_size / FIL_NODE_SIZE, &err) != CUZK_OK)
         return cli_fail("filecoin gen-vanilla", "--sector-size", &err);
-    if (a->sector_size > FIL_SEAL_DENSE_MAX_SIZE) {
-        /* the update encodes every node of the old replica: no sparse form yet */
-        fprintf(stderr,
-                "cuzk filecoin gen-vanilla: --kind %s at %s: SnapDeals inputs need a dense "
-                "sealing (up to %s); sparse SnapDeals inputs are not built yet\n",
-                fil_circuit_kind_str(a->kind), fil_sector_size_str(a->sector_size),
-                fil_sector_size_str(FIL_SEAL_DENSE_MAX_SIZE));
-        return CLI_USAGE;
-    }
     const uint64_t nodes = sh.nodes;
+    const int sparse = a->sector_size > FIL_SEAL_DENSE_MAX_SIZE;
     fil_sealed_t *s = NULL;
     fil_snap_update_t *u = NULL;
-    fr_t *r_old = malloc(nodes * sizeof *r_old), *d_new = malloc(nodes * sizeof *d_new), comm_c;
+    fr_t *r_old = NULL, *d_new = NULL, comm_c;
     int rc = CLI_USAGE;
+    if (sparse) {
+        if (snap_sparse(&u, &s, a, &sh, &err) != CUZK_OK)
+            goto fail;
+        goto proofs;
+    }
+    r_old = malloc(nodes * sizeof *r_old);
+    d_new = malloc(nodes * sizeof *d_new);
     if (!r_old || !d_new)
         goto out;
     if (seal_one(&s, a, 1, NULL, NULL, 0, &err) != CUZK_OK)
@@ -353,13 +358,14 @@ static int gen_snap(const gen_args_t *a)
         uint8_t b[32];
         if (fil_sealed_replica(&r_old[i], s, i, &err) != CUZK_OK)
             goto fail;
-        draw(b, a->seed, "new data", i); /* fr32: top two bits clear */
+        cli_draw32(b, a->seed, "new data", i); /* fr32: top two bits clear */
         if (fr_from_le(&d_new[i], b) != CUZK_OK)
             goto out;
     }
     fil_sealed_comm_c(&comm_c, s);
     if (fil_snap_encode(&u, uk, nodes, r_old, &comm_c, d_new, sh.hs[3], &err) != CUZK_OK)
         goto fail;
+proofs:
     for (unsigned k = 0; k < sh.partitions; k++) {
         fil_snap_vproof_t v;
         uint8_t *bytes = NULL;

@@ -23,6 +23,7 @@
 #include "cuzk/filecoin_vanilla.h"
 #include "cuzk/fr.h"
 #include "cuzk/status.h"
+#include "sparse_tree.h"
 
 /* The sealing's trees; leaves: tree_d the data, tree_c the column hashes,
  * tree_r the replica (tree_r_last). */
@@ -92,5 +93,12 @@ cuzk_status fil_seal_reader_porep_challenge(fil_porep_challenge_t *out, const fi
 cuzk_status fil_seal_reader_post_vproof(fil_post_vproof_t *out, const fil_seal_reader_t *r,
                                         const uint64_t *leaf_challenges, unsigned n,
                                         cuzk_error_t *err);
+
+/* A sparse sealing's tree t (seal_sparse.c), whose level 0 lists the
+ * materialized leaves (every other leaf is zero); NULL for a dense
+ * sealing, whose every leaf is materialized. For the sparse SnapDeals
+ * encoder (snap_sparse.c), which must know where the old replica is not
+ * zero. */
+const fil_sparse_tree_t *fil_seal_sparse_tree(const fil_sealed_t *s, fil_seal_tree t);
 
 #endif

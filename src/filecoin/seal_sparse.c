@@ -21,7 +21,7 @@
  * the replica, label_L + data = label_L); every other leaf is zero and an
  * untouched subtree is the hash of an all-zero subtree of its height. Only
  * the materialized leaves' ancestors are stored, a sorted array per
- * level; any other node is its level's zero hash. Every node of the
+ * level (sparse_tree.h); any other node is its level's zero hash. Every node of the
  * full-size tree therefore has one value, every path ends in the one
  * root, and the circuits' checks (inclusion, labeling, encoding, comm_r)
  * hold for every challenge.
@@ -38,20 +38,9 @@
 #include "cuzk/poseidon.h"
 #include "fil_internal.h"
 #include "seal_internal.h"
+#include "sparse_tree.h"
 
 static const char STANDIN_TAG[] = "cuzk sparse label v1";
-
-typedef struct sparse_level {
-    uint64_t *idx; /* sorted, unique */
-    fr_t *val;
-    size_t n;
-} sparse_level_t;
-
-typedef struct sparse_tree {
-    sparse_level_t level[FIL_MERKLE_MAX_LEVELS + 1];
-    fr_t zero[FIL_MERKLE_MAX_LEVELS + 1]; /* an all-zero subtree's root, by height */
-    uint64_t len[FIL_MERKLE_MAX_LEVELS + 1];
-} sparse_tree_t;
 
 typedef struct sparse {
     fil_sealed_t s; /* first: the reader's callbacks cast back to the sealing */
@@ -59,43 +48,8 @@ typedef struct sparse {
     uint64_t *chal; /* the challenged nodes, sorted, unique */
     size_t n_chal;
     uint8_t (*labels)[32]; /* label (l, chal[k]) at k * layers + l - 1 */
-    sparse_tree_t tree[FIL_SEAL_TREES];
+    fil_sparse_tree_t tree[FIL_SEAL_TREES];
 } sparse_t;
-
-/* ---- sorted sets ---------------------------------------------------------- */
-
-static int u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Sorts v[0..n) and drops repeats; returns the new length. */
-static size_t sort_unique(uint64_t *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, u64_cmp);
-    size_t m = 1;
-    for (size_t i = 1; i < n; i++)
-        if (v[i] != v[m - 1])
-            v[m++] = v[i];
-    return m;
-}
-
-/* The position of x in sorted v[0..n), or n. */
-static size_t find(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == x ? lo : n;
-}
 
 /* ---- labels --------------------------------------------------------------- */
 
@@ -119,7 +73,7 @@ static cuzk_status standin_label(uint8_t out[32], const sparse_t *s, unsigned la
 static cuzk_status label_bytes(uint8_t out[32], const sparse_t *s, unsigned layer, uint64_t node,
                                cuzk_error_t *err)
 {
-    size_t k = find(s->chal, s->n_chal, node);
+    size_t k = fil_sparse_find(s->chal, s->n_chal, node);
     if (k == s->n_chal)
         return standin_label(out, s, layer, node, err);
     memcpy(out, s->labels[k * s->s.rd.info->layers + layer - 1], 32);
@@ -160,80 +114,11 @@ static cuzk_status labels_make(sparse_t *s, cuzk_error_t *err)
 
 /* ---- trees ---------------------------------------------------------------- */
 
-static cuzk_status node_get(fr_t *out, const sparse_tree_t *t, unsigned level, uint64_t index)
+/* Tree `which` over its materialized leaves (level 0 filled). */
+static cuzk_status tree_make(sparse_t *s, fil_seal_tree which, int threads, cuzk_error_t *err)
 {
-    const sparse_level_t *lv = &t->level[level];
-    size_t k = find(lv->idx, lv->n, index);
-    *out = k < lv->n ? lv->val[k] : t->zero[level];
-    return CUZK_OK;
-}
-
-typedef struct level_job {
-    sparse_tree_t *t;
-    unsigned level, arity; /* making level + 1 */
-    fil_hasher hasher;
-    int failed; /* set by any worker whose hash failed (OpenSSL out of memory) */
-} level_job_t;
-
-/* Each worker writes its own slice of level + 1's values. */
-static void level_range(void *ctx, size_t begin, size_t end)
-{
-    level_job_t *j = ctx;
-    sparse_level_t *up = &j->t->level[j->level + 1];
-    for (size_t i = begin; i < end; i++) {
-        fr_t children[FIL_MERKLE_MAX_ARITY];
-        uint64_t first = up->idx[i] * j->arity;
-        for (unsigned a = 0; a < j->arity; a++)
-            node_get(&children[a], j->t, j->level, first + a);
-        cuzk_error_t e;
-        if (fil_merkle_node(&up->val[i], j->hasher, children, j->arity, &e) != CUZK_OK) {
-            __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
-            return;
-        }
-    }
-}
-
-/* Every level above the materialized leaves (t->level[0] filled), and the
- * zero hashes. */
-static cuzk_status tree_make(sparse_tree_t *t, const fil_seal_reader_t *r, fil_seal_tree which,
-                             int threads, cuzk_error_t *err)
-{
-    const fil_tree_shape_t *shape = &r->shape[which];
-    memset(&t->zero[0], 0, sizeof t->zero[0]);
-    t->len[0] = r->info->nodes;
-    for (unsigned l = 0; l < r->levels[which]; l++) {
-        unsigned a = fil_tree_shape_level_arity(shape, r->base_levels[which], l);
-        fr_t z[FIL_MERKLE_MAX_ARITY];
-        for (unsigned i = 0; i < a; i++)
-            z[i] = t->zero[l];
-        cuzk_status st = fil_merkle_node(&t->zero[l + 1], shape->hasher, z, a, err);
-        if (st != CUZK_OK)
-            return st;
-        t->len[l + 1] = t->len[l] / a;
-        const sparse_level_t *lo = &t->level[l];
-        sparse_level_t *up = &t->level[l + 1];
-        size_t n = lo->n ? lo->n : 1;
-        if (!(up->idx = malloc(n * sizeof *up->idx)) || !(up->val = malloc(n * sizeof *up->val)))
-            return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: no memory for tree %d",
-                                  (int)which);
-        /* parents of sorted indices come out sorted: drop repeats in place */
-        up->n = 0;
-        for (size_t i = 0; i < lo->n; i++)
-            if (up->n == 0 || up->idx[up->n - 1] != lo->idx[i] / a)
-                up->idx[up->n++] = lo->idx[i] / a;
-        level_job_t j = {.t = t, .level = l, .arity = a, .hasher = shape->hasher};
-        if (parallel_for(up->n, 16, threads, level_range, &j) != CUZK_OK)
-            return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: no memory for threads");
-        if (j.failed)
-            return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: hashing tree %d failed",
-                                  (int)which);
-    }
-    return CUZK_OK;
-}
-
-static void tree_root(fr_t *out, const sparse_tree_t *t, unsigned levels)
-{
-    node_get(out, t, levels, 0);
+    const fil_seal_reader_t *r = &s->s.rd;
+    return fil_sparse_tree_make(&s->tree[which], &r->shape[which], r->info->nodes, threads, err);
 }
 
 /* tree_c's leaves: the column hashes (hash.rs hash_single_column) of the
@@ -241,7 +126,7 @@ static void tree_root(fr_t *out, const sparse_tree_t *t, unsigned levels)
 typedef struct column_job {
     const sparse_t *s;
     const poseidon_constants_t *pc;
-    sparse_level_t *leaves;
+    fil_sparse_level_t *leaves;
     int failed;
 } column_job_t;
 
@@ -266,19 +151,11 @@ static void column_range(void *ctx, size_t begin, size_t end)
     }
 }
 
-static cuzk_status leaves_alloc(sparse_level_t *lv, size_t n, cuzk_error_t *err)
-{
-    size_t m = n ? n : 1;
-    if (!(lv->idx = malloc(m * sizeof *lv->idx)) || !(lv->val = malloc(m * sizeof *lv->val)))
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: no memory for %zu leaves", n);
-    return CUZK_OK;
-}
-
 static cuzk_status tree_c_make(sparse_t *s, int threads, cuzk_error_t *err)
 {
     fil_seal_reader_t *r = &s->s.rd;
-    sparse_level_t *lv = &s->tree[FIL_SEAL_TREE_C].level[0];
-    cuzk_status st = leaves_alloc(lv, s->n_chal * (1 + FIL_DEGREE), err);
+    fil_sparse_level_t *lv = &s->tree[FIL_SEAL_TREE_C].level[0];
+    cuzk_status st = fil_sparse_leaves_alloc(lv, s->n_chal * (1 + FIL_DEGREE), err);
     for (size_t k = 0; k < s->n_chal && st == CUZK_OK; k++) {
         uint32_t p[FIL_DEGREE];
         lv->idx[lv->n++] = s->chal[k];
@@ -288,7 +165,7 @@ static cuzk_status tree_c_make(sparse_t *s, int threads, cuzk_error_t *err)
     }
     if (st != CUZK_OK)
         return st;
-    lv->n = sort_unique(lv->idx, lv->n);
+    lv->n = fil_sparse_sort_unique(lv->idx, lv->n);
     column_job_t j = {.s = s, .leaves = lv};
     if ((st = poseidon_constants_get(&j.pc, r->info->layers, err)) != CUZK_OK)
         return st;
@@ -296,9 +173,9 @@ static cuzk_status tree_c_make(sparse_t *s, int threads, cuzk_error_t *err)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: no memory for threads");
     if (j.failed)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: column hashes failed");
-    st = tree_make(&s->tree[FIL_SEAL_TREE_C], r, FIL_SEAL_TREE_C, threads, err);
+    st = tree_make(s, FIL_SEAL_TREE_C, threads, err);
     if (st == CUZK_OK)
-        tree_root(&r->comm_c, &s->tree[FIL_SEAL_TREE_C], r->levels[FIL_SEAL_TREE_C]);
+        fil_sparse_tree_root(&r->comm_c, &s->tree[FIL_SEAL_TREE_C]);
     return st;
 }
 
@@ -308,15 +185,15 @@ static cuzk_status tree_r_make(sparse_t *s, const uint64_t *post, size_t n_post,
                                cuzk_error_t *err)
 {
     fil_seal_reader_t *r = &s->s.rd;
-    sparse_level_t *lv = &s->tree[FIL_SEAL_TREE_R].level[0];
-    cuzk_status st = leaves_alloc(lv, s->n_chal + n_post, err);
+    fil_sparse_level_t *lv = &s->tree[FIL_SEAL_TREE_R].level[0];
+    cuzk_status st = fil_sparse_leaves_alloc(lv, s->n_chal + n_post, err);
     if (st != CUZK_OK)
         return st;
     if (s->n_chal) /* NULL without a seed */
         memcpy(lv->idx, s->chal, s->n_chal * sizeof *lv->idx);
     if (n_post)
         memcpy(lv->idx + s->n_chal, post, n_post * sizeof *lv->idx);
-    lv->n = sort_unique(lv->idx, s->n_chal + n_post);
+    lv->n = fil_sparse_sort_unique(lv->idx, s->n_chal + n_post);
     for (size_t i = 0; i < lv->n && st == CUZK_OK; i++) {
         uint8_t b[32];
         if ((st = label_bytes(b, s, r->info->layers, lv->idx[i], err)) == CUZK_OK &&
@@ -324,9 +201,9 @@ static cuzk_status tree_r_make(sparse_t *s, const uint64_t *post, size_t n_post,
             st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "sparse sealing: label not canonical");
     }
     if (st == CUZK_OK)
-        st = tree_make(&s->tree[FIL_SEAL_TREE_R], r, FIL_SEAL_TREE_R, threads, err);
+        st = tree_make(s, FIL_SEAL_TREE_R, threads, err);
     if (st == CUZK_OK)
-        tree_root(&r->comm_r_last, &s->tree[FIL_SEAL_TREE_R], r->levels[FIL_SEAL_TREE_R]);
+        fil_sparse_tree_root(&r->comm_r_last, &s->tree[FIL_SEAL_TREE_R]);
     return st;
 }
 
@@ -355,7 +232,8 @@ static cuzk_status sparse_tree_node(fr_t *out, const fil_seal_reader_t *r, fil_s
     if ((unsigned)t >= FIL_SEAL_TREES || level > r->levels[t] || index >= s->tree[t].len[level])
         return cuzk_error_set(err, CUZK_ERR_ARG, "sealed sector: tree %d level %u node %llu",
                               (int)t, level, (unsigned long long)index);
-    return node_get(out, &s->tree[t], level, index);
+    fil_sparse_tree_node(out, &s->tree[t], level, index);
+    return CUZK_OK;
 }
 
 /* ---- fil_seal_sparse ------------------------------------------------------ */
@@ -364,10 +242,7 @@ static void sparse_destroy(fil_sealed_t *base)
 {
     sparse_t *s = (sparse_t *)base;
     for (int t = 0; t < FIL_SEAL_TREES; t++)
-        for (unsigned l = 0; l <= FIL_MERKLE_MAX_LEVELS; l++) {
-            free(s->tree[t].level[l].idx);
-            free(s->tree[t].level[l].val);
-        }
+        fil_sparse_tree_clear(&s->tree[t]);
     free(s->chal);
     free(s->labels);
     free(s);
@@ -396,7 +271,7 @@ static cuzk_status challenges_make(sparse_t *s, const uint8_t seed[32], cuzk_err
             return st;
         s->n_chal += n;
     }
-    s->n_chal = sort_unique(s->chal, s->n_chal);
+    s->n_chal = fil_sparse_sort_unique(s->chal, s->n_chal);
     if (!(s->labels = malloc((s->n_chal ? s->n_chal : 1) * info->layers * sizeof *s->labels)))
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: no memory for labels");
     return CUZK_OK;
@@ -436,9 +311,9 @@ cuzk_status fil_seal_sparse(fil_sealed_t **out, fil_seal_proof proof, const uint
     cuzk_status st = fil_seal_reader_init(r, info, sector_id, err);
     /* tree_d: no leaf materialized, every data node zero */
     if (st == CUZK_OK)
-        st = tree_make(&s->tree[FIL_SEAL_TREE_D], r, FIL_SEAL_TREE_D, threads, err);
+        st = tree_make(s, FIL_SEAL_TREE_D, threads, err);
     if (st == CUZK_OK) {
-        tree_root(&r->comm_d, &s->tree[FIL_SEAL_TREE_D], r->levels[FIL_SEAL_TREE_D]);
+        fil_sparse_tree_root(&r->comm_d, &s->tree[FIL_SEAL_TREE_D]);
         st = fil_seal_reader_replica_id(s->rid, r, prover_id, ticket, err);
     }
     if (st == CUZK_OK && seed)
@@ -457,4 +332,11 @@ cuzk_status fil_seal_sparse(fil_sealed_t **out, fil_seal_proof proof, const uint
     }
     *out = &s->s;
     return CUZK_OK;
+}
+
+const fil_sparse_tree_t *fil_seal_sparse_tree(const fil_sealed_t *s, fil_seal_tree t)
+{
+    if (s->destroy != sparse_destroy || (unsigned)t >= FIL_SEAL_TREES)
+        return NULL;
+    return &((const sparse_t *)s)->tree[t];
 }

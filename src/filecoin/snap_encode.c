@@ -5,23 +5,18 @@
 #include <string.h>
 
 #include "cuzk/filecoin_merkle.h"
-
-struct fil_snap_update {
-    fil_update_shape_t shape;
-    unsigned h;
-    fr_t comm_c, comm_r_old, comm_d_new, comm_r_new;
-    fr_t *d_new; /* nodes: the apex leafs are subtrees of it */
-    fil_merkle_tree_t *r_old, *d, *r_new;
-};
+#include "snap_internal.h"
 
 void fil_snap_update_free(fil_snap_update_t *u)
 {
     if (!u)
         return;
     free(u->d_new);
-    fil_merkle_tree_free(u->r_old);
-    fil_merkle_tree_free(u->d);
-    fil_merkle_tree_free(u->r_new);
+    for (int t = 0; t < SNAP_TREES; t++) {
+        fil_merkle_tree_free(u->tree[t]);
+        fil_sparse_tree_clear(u->sparse[t]);
+        free(u->sparse[t]);
+    }
     free(u);
 }
 
@@ -60,15 +55,15 @@ cuzk_status fil_snap_encode(fil_snap_update_t **out, fil_update_kind kind, uint6
         u->d_new[i] = data_new[i];
     }
     if (st == CUZK_OK)
-        st = fil_merkle_tree_build(&u->r_old, &u->shape.tree_r, replica_old, nodes, err);
+        st = fil_merkle_tree_build(&u->tree[SNAP_R_OLD], &u->shape.tree_r, replica_old, nodes, err);
     if (st == CUZK_OK)
-        st = fil_merkle_tree_build(&u->d, &u->shape.tree_d, u->d_new, nodes, err);
+        st = fil_merkle_tree_build(&u->tree[SNAP_D_NEW], &u->shape.tree_d, u->d_new, nodes, err);
     fr_t root, phi;
     if (st == CUZK_OK) {
         u->h = h;
         u->comm_c = *comm_c;
-        fil_merkle_tree_root(&root, u->r_old);
-        fil_merkle_tree_root(&u->comm_d_new, u->d);
+        fil_merkle_tree_root(&root, u->tree[SNAP_R_OLD]);
+        fil_merkle_tree_root(&u->comm_d_new, u->tree[SNAP_D_NEW]);
         st = hash2(&u->comm_r_old, comm_c, &root, err);
     }
     if (st == CUZK_OK)
@@ -84,9 +79,9 @@ cuzk_status fil_snap_encode(fil_snap_update_t **out, fil_update_kind kind, uint6
         fr_add(&r_new[i], &r_new[i], &replica_old[i]);
     }
     if (st == CUZK_OK)
-        st = fil_merkle_tree_build(&u->r_new, &u->shape.tree_r, r_new, nodes, err);
+        st = fil_merkle_tree_build(&u->tree[SNAP_R_NEW], &u->shape.tree_r, r_new, nodes, err);
     if (st == CUZK_OK) {
-        fil_merkle_tree_root(&root, u->r_new);
+        fil_merkle_tree_root(&root, u->tree[SNAP_R_NEW]);
         st = hash2(&u->comm_r_new, comm_c, &root, err);
     }
     free(r_new);
@@ -110,6 +105,15 @@ void fil_snap_update_public(fil_snap_public_t *out, const fil_snap_update_t *u, 
     out->comm_r_old = u->comm_r_old;
     out->comm_d_new = u->comm_d_new;
     out->comm_r_new = u->comm_r_new;
+}
+
+/* Leaf `leaf`'s path in tree t, dense or sparse. */
+static cuzk_status tree_path(fil_merkle_path_t *out, const fil_snap_update_t *u, int t,
+                             uint64_t leaf, cuzk_error_t *err)
+{
+    if (u->tree[t])
+        return fil_merkle_tree_path(out, u->tree[t], leaf, err);
+    return fil_sparse_tree_path(out, u->sparse[t], leaf, err);
 }
 
 cuzk_status fil_snap_update_vproof(fil_snap_vproof_t *out, const fil_snap_update_t *u, unsigned k,
@@ -136,15 +140,19 @@ cuzk_status fil_snap_update_vproof(fil_snap_vproof_t *out, const fil_snap_update
         st = fil_update_challenges(idx, sh, &u->comm_r_new, k, err);
     for (unsigned c = 0; st == CUZK_OK && c < sh->challenges; c++) {
         fil_update_challenge_t *ch = &out->challenges[c];
-        if ((st = fil_merkle_tree_path(&ch->r_old, u->r_old, idx[c], err)) == CUZK_OK &&
-            (st = fil_merkle_tree_path(&ch->d_new, u->d, idx[c], err)) == CUZK_OK)
-            st = fil_merkle_tree_path(&ch->r_new, u->r_new, idx[c], err);
+        if ((st = tree_path(&ch->r_old, u, SNAP_R_OLD, idx[c], err)) == CUZK_OK &&
+            (st = tree_path(&ch->d_new, u, SNAP_D_NEW, idx[c], err)) == CUZK_OK)
+            st = tree_path(&ch->r_new, u, SNAP_R_NEW, idx[c], err);
     }
     /* apex leaf j of partition k: the root of the binary SHA-256 tree over
      * the 2^below data nodes under it (vanilla.rs apex_leafs) */
     const unsigned below = sh->challenge_bits - sh->partition_bits - sh->apex_leaf_bits;
     for (unsigned j = 0; st == CUZK_OK && j < sh->apex_leafs; j++) {
         uint64_t first = ((uint64_t)k * sh->apex_leafs + j) << below;
+        if (u->sparse[SNAP_D_NEW]) { /* the sparse tree_d_new's node at that level */
+            fil_sparse_tree_node(&out->apex_leafs[j], u->sparse[SNAP_D_NEW], below, first >> below);
+            continue;
+        }
         fil_merkle_tree_t *sub = NULL;
         st = fil_merkle_tree_build(&sub, &sh->tree_d, u->d_new + first, UINT64_C(1) << below, err);
         if (st == CUZK_OK)

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
+#include "cli_draw.h"
 #include "cuzk/filecoin_inputs.h"
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/filecoin_snap.h"
@@ -23,24 +22,6 @@
 /* Dense sealings held at once while window-post seals its sectors. */
 #define DENSE_BYTES_AT_ONCE ((uint64_t)16 << 30)
 
-/* 32 bytes of a labelled draw from the seed, an Fr (top two bits clear). */
-static void draw(uint8_t out[32], uint64_t seed, const char *label, uint64_t i)
-{
-    uint8_t buf[128];
-    size_t n = 20, l = strlen(label) < 64 ? strlen(label) : 64;
-    memcpy(buf, "cuzk bench filecoin ", n);
-    memcpy(buf + n, label, l);
-    n += l;
-    for (int k = 0; k < 8; k++)
-        buf[n++] = (uint8_t)(seed >> (8 * k));
-    for (int k = 0; k < 8; k++)
-        buf[n++] = (uint8_t)(i >> (8 * k));
-    unsigned len = 32;
-    if (EVP_Digest(buf, n, out, &len, EVP_sha256(), NULL) != 1)
-        memset(out, 0, 32); /* never happens with OpenSSL's SHA-256 */
-    out[31] &= 0x3f;
-}
-
 /* One sector of seal proof sp: densely up to FIL_SEAL_DENSE_MAX_SIZE (data
  * drawn from seed), else sparsely, where only porep_seed's challenges
  * (or NULL) and the PoSt leaves are real. */
@@ -50,7 +31,7 @@ static cuzk_status seal_sector(fil_sealed_t **out, fil_seal_proof sp, uint64_t i
 {
     uint8_t prover[32], ticket[32];
     fil_prover_id(prover, MINER_ID);
-    draw(ticket, seed, "ticket", id);
+    cli_draw32(ticket, seed, "ticket", id);
     if (fil_seal_info(sp)->sector_size <= FIL_SEAL_DENSE_MAX_SIZE)
         return fil_seal(out, sp, prover, id, ticket, NULL, seed ^ (id << 20), threads, err);
     return fil_seal_sparse(out, sp, prover, id, ticket, porep_seed, leaves, n_leaves, threads, err);
@@ -118,8 +99,8 @@ static cuzk_status make_porep(bench_fil_inputs_t *in, uint64_t size, fil_api_ver
     if (st != CUZK_OK)
         return st;
     fil_public_t *pub = &in->pub;
-    draw(pub->ticket, seed, "ticket", POREP_SECTOR_ID);
-    draw(pub->seed, seed, "seed", POREP_SECTOR_ID);
+    cli_draw32(pub->ticket, seed, "ticket", POREP_SECTOR_ID);
+    cli_draw32(pub->seed, seed, "seed", POREP_SECTOR_ID);
     fil_sealed_t *s = NULL;
     if ((st = seal_sector(&s, sp, POREP_SECTOR_ID, seed, pub->seed, NULL, 0, threads, err)) !=
         CUZK_OK)
@@ -270,7 +251,7 @@ static cuzk_status make_post(bench_fil_inputs_t *in, fil_circuit_kind kind, uint
     in->partitions = winning ? 1 : window_partitions;
     in->sectors = winning ? 1 : (uint64_t)in->partitions * pp.sector_count;
     fil_public_t *pub = &in->pub;
-    draw(pub->randomness, seed, "randomness", 0);
+    cli_draw32(pub->randomness, seed, "randomness", 0);
     pub->miner_id = MINER_ID;
     pub->n_sectors = in->sectors;
     pub->have = FIL_PUB_RANDOMNESS | FIL_PUB_SECTORS | FIL_PUB_MINER_ID;
@@ -309,35 +290,59 @@ static void snap_nodes_chunk(void *ctx, size_t begin, size_t end)
     snap_nodes_t *S = ctx;
     for (size_t i = begin; i < end; i++) {
         uint8_t b[32];
-        draw(b, S->seed, "new data", i); /* fr32: top two bits clear */
+        cli_draw32(b, S->seed, "new data", i); /* fr32: top two bits clear */
         if (fil_sealed_replica(&S->r_old[i], S->s, i, NULL) != CUZK_OK ||
             fr_from_le(&S->d_new[i], b) != CUZK_OK)
             atomic_store(&S->bad, 1);
     }
 }
 
-/* The encoding of new data into a sealed sector, every partition's
- * witness from its vanilla proof. */
+/* New data nodes of a sparse (32/64 GiB) update: drawn from the seed
+ * ("new data node" k, mod the node count, sorted, repeats dropped) as
+ * `cuzk filecoin gen-vanilla` draws them; values as at small sizes. */
+
+static cuzk_status snap_update_sparse(fil_snap_update_t **u, const fil_sealed_t *s,
+                                      const fil_update_shape_t *sh, uint64_t seed, int threads,
+                                      cuzk_error_t *err)
+{
+    uint64_t idx[CLI_SNAP_SPARSE_NODES];
+    fr_t *val = malloc(CLI_SNAP_SPARSE_NODES * sizeof *val);
+    if (!val)
+        return nomem(err, "the new data");
+    cuzk_status st = cli_draw_snap_data(idx, val, sh->nodes, seed, err);
+    if (st == CUZK_OK)
+        st = fil_snap_encode_sparse(u, sh->kind, s, idx, val, CLI_SNAP_SPARSE_NODES, sh->hs[3],
+                                    threads, err);
+    free(val);
+    return st;
+}
+
+/* The encoding of new data into a sealed sector (dense: every node;
+ * sparse: CLI_SNAP_SPARSE_NODES), every partition's witness from its vanilla
+ * proof. */
 static cuzk_status snap_encode(bench_fil_inputs_t *in, const fil_sealed_t *s,
                                const fil_update_shape_t *sh, fil_circuit_kind kind, uint64_t seed,
                                int threads, cuzk_error_t *err)
 {
     uint64_t nodes = sh->nodes;
+    const int sparse = fil_sealed_info(s)->sector_size > FIL_SEAL_DENSE_MAX_SIZE;
     snap_nodes_t S;
     S.s = s;
-    S.r_old = malloc(nodes * sizeof(fr_t));
-    S.d_new = malloc(nodes * sizeof(fr_t));
+    S.r_old = sparse ? NULL : malloc(nodes * sizeof(fr_t));
+    S.d_new = sparse ? NULL : malloc(nodes * sizeof(fr_t));
     S.seed = seed;
     atomic_init(&S.bad, 0);
     fil_snap_update_t *u = NULL;
     cuzk_status st = CUZK_OK;
     fr_t comm_c;
-    if (!S.r_old || !S.d_new)
+    if (sparse)
+        st = snap_update_sparse(&u, s, sh, seed, threads, err);
+    else if (!S.r_old || !S.d_new)
         st = nomem(err, "the sector's nodes");
     else if (parallel_for(nodes, 4096, threads, snap_nodes_chunk, &S) != CUZK_OK ||
              atomic_load(&S.bad))
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "reading the replica's nodes");
-    if (st == CUZK_OK) {
+    if (st == CUZK_OK && !sparse) {
         fil_sealed_comm_c(&comm_c, s);
         st = fil_snap_encode(&u, sh->kind, nodes, S.r_old, &comm_c, S.d_new, sh->hs[3], err);
     }
@@ -381,14 +386,12 @@ static cuzk_status make_snap(bench_fil_inputs_t *in, fil_circuit_kind kind, uint
     cuzk_status st = fil_update_shape_init(&sh, uk, size / FIL_NODE_SIZE, err);
     if (st != CUZK_OK || (st = seal_proof(&sp, kind, size, api, err)) != CUZK_OK)
         return st;
-    if (size > FIL_SEAL_DENSE_MAX_SIZE)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "--sector-size %s: %s inputs above %s need a sparse update "
-                              "encoder (fil_snap_encode keeps every node)",
-                              fil_sector_size_str(size), fil_circuit_kind_str(kind),
-                              fil_sector_size_str(FIL_SEAL_DENSE_MAX_SIZE));
+    /* above FIL_SEAL_DENSE_MAX_SIZE a sparse sealing with a PoRep seed
+     * (real challenged columns), updated sparsely (snap_encode) */
+    uint8_t porep_seed[32];
+    cli_draw32(porep_seed, seed, "seed", 1);
     fil_sealed_t *s = NULL;
-    if ((st = seal_sector(&s, sp, 1, seed, NULL, NULL, 0, threads, err)) != CUZK_OK)
+    if ((st = seal_sector(&s, sp, 1, seed, porep_seed, NULL, 0, threads, err)) != CUZK_OK)
         return st;
     in->sectors = 1;
     st = snap_encode(in, s, &sh, kind, seed, threads, err);

@@ -13,8 +13,8 @@
  * idempotent request ids (also after the job finished) and a reused id with
  * other witnesses refused; unknown circuits, traversal ids, a kind that is
  * not the key's and a snarkjs job with two witnesses refused with nothing
- * journaled; a Filecoin kind journaled FAILED "unsupported proof kind" and
- * await answering it; a bad witness FAILED; await timeouts while the job
+ * journaled; Filecoin requests with bad values refused, naming the field,
+ * with nothing journaled; a bad witness FAILED; await timeouts while the job
  * goes on; cancellation of queued and running jobs; the queue limit; a
  * restart with jobs queued and running (the journal keeps them unfinished,
  * the next daemon resumes them and they verify), finished results readable
@@ -74,7 +74,8 @@ static daemon_blob_t g_sj_blob[1], g_bp_blob[DFIX_BP_PARTS];
 static daemon_request_t req_snarkjs(const char *rid)
 {
     g_sj_blob[0] = (daemon_blob_t){g.sj_wtns, g.sj_len};
-    return (daemon_request_t){ENGINE_KIND_SNARKJS, CUZK_PRIO_NORMAL, rid, "mult", g_sj_blob, 1};
+    return (daemon_request_t){
+        ENGINE_KIND_SNARKJS, CUZK_PRIO_NORMAL, rid, "mult", g_sj_blob, 1, NULL};
 }
 
 static daemon_request_t req_bp(const char *rid, size_t parts)
@@ -82,7 +83,7 @@ static daemon_request_t req_bp(const char *rid, size_t parts)
     for (int p = 0; p < DFIX_BP_PARTS; p++)
         g_bp_blob[p] = (daemon_blob_t){g.bp_wtns[p], g.bp_len[p]};
     return (daemon_request_t){
-        ENGINE_KIND_BELLPERSON, CUZK_PRIO_NORMAL, rid, "bp", g_bp_blob, parts};
+        ENGINE_KIND_BELLPERSON, CUZK_PRIO_NORMAL, rid, "bp", g_bp_blob, parts, NULL};
 }
 
 static uint64_t submit_ok(daemon_t *d, const daemon_request_t *req)
@@ -292,41 +293,87 @@ static void test_refused(void **state)
     dfix_rig_close(r);
 }
 
+/* A Filecoin request refused at submit with nothing journaled: the error
+ * names the field. (Proving them: tests/daemon_filecoin.sh, over gRPC.) */
+static void fil_refused(daemon_t *d, engine_kind kind, const daemon_filecoin_t *f, cuzk_status want,
+                        const char *msg)
+{
+    daemon_request_t req = {kind, DAEMON_PRIO_BY_KIND, "fil-bad", NULL, NULL, 0, f};
+    uint64_t id = 7;
+    int ex = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(daemon_submit(d, &id, &ex, &req, &err), want);
+    if (!strstr(err.msg, msg))
+        fail_msg("'%s' does not name '%s'", err.msg, msg);
+    assert_int_equal(id, 0);
+}
+
 static void test_filecoin(void **state)
 {
     (void)state;
     dfix_rig_t *r = &g_rig;
     dfix_rig_open(r, &g, "filecoin", 0, 1);
     dfix_rig_start(r);
-    daemon_blob_t vanilla = {(const uint8_t *)"{}", 2};
-    daemon_request_t req = {ENGINE_KIND_POREP, CUZK_PRIO_HIGH, "c2-1", NULL, &vanilla, 1};
+    assert_int_equal(daemon_kind_priority(ENGINE_KIND_WINNING_POST), CUZK_PRIO_CRITICAL);
+    assert_int_equal(daemon_kind_priority(ENGINE_KIND_WINDOW_POST), CUZK_PRIO_HIGH);
+    assert_int_equal(daemon_kind_priority(ENGINE_KIND_POREP), CUZK_PRIO_NORMAL);
+    assert_int_equal(daemon_kind_priority(ENGINE_KIND_SNAPDEALS), CUZK_PRIO_LOW);
+    uint8_t r32[32] = {1}, r31[31] = {0};
+    daemon_blob_t junk = {(const uint8_t *)"{}", 2}, two[2] = {junk, junk};
+    daemon_filecoin_t f = {
+        .registered_proof = 0, .randomness = {r32, 32}, .vanilla = &junk, .n_vanilla = 1};
+    /* without its values; with witnesses */
+    daemon_request_t req = {ENGINE_KIND_POREP, CUZK_PRIO_HIGH, NULL, NULL, NULL, 0, NULL};
     uint64_t id = 0;
     int ex = 0;
     cuzk_error_t err = {0};
-    assert_int_equal(daemon_submit(r->d, &id, &ex, &req, &err), CUZK_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.msg, "unsupported proof kind"));
-    assert_true(id > 0);
-    daemon_result_t res;
-    await_ok(r->d, &res, id, ENGINE_JOB_FAILED);
-    assert_int_equal(res.error.code, CUZK_ERR_UNSUPPORTED);
-    assert_non_null(strstr(res.error.msg, "unsupported proof kind"));
-    assert_null(res.proof);
-    daemon_result_free(&res);
-    /* a retry of the request id names the failed job */
-    uint64_t id2 = 0;
-    assert_int_equal(daemon_submit(r->d, &id2, &ex, &req, &err), CUZK_OK);
-    assert_int_equal(id2, id);
-    assert_int_equal(ex, 1);
-    /* prove answers the failure as the job's result; no inputs at all */
-    req = (daemon_request_t){ENGINE_KIND_WINNING_POST, CUZK_PRIO_CRITICAL, NULL, NULL, NULL, 0};
-    assert_int_equal(daemon_prove(r->d, &res, NULL, &req, -1, &err), CUZK_OK);
-    assert_int_equal(res.state, ENGINE_JOB_FAILED);
-    assert_int_equal(res.kind, ENGINE_KIND_WINNING_POST);
-    daemon_result_free(&res);
+    assert_int_equal(daemon_submit(r->d, &id, &ex, &req, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "Filecoin values"));
+    req = (daemon_request_t){ENGINE_KIND_POREP, CUZK_PRIO_HIGH, NULL, NULL, &junk, 1, &f};
+    assert_int_equal(daemon_submit(r->d, &id, &ex, &req, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "witnesses"));
+    /* the registered proof of another kind, or none at all */
+    f.registered_proof = 5;
+    fil_refused(r->d, ENGINE_KIND_WINNING_POST, &f, CUZK_ERR_ARG, "registered_proof 5");
+    f.registered_proof = 4;
+    fil_refused(r->d, ENGINE_KIND_WINDOW_POST, &f, CUZK_ERR_ARG, "registered_proof 4");
+    f.registered_proof = 15;
+    fil_refused(r->d, ENGINE_KIND_WINDOW_POST, &f, CUZK_ERR_ARG, "registered_proof 15");
+    fil_refused(r->d, ENGINE_KIND_SNAPDEALS, &f, CUZK_ERR_ARG, "RegisteredUpdateProof");
+    f.registered_proof = 20;
+    fil_refused(r->d, ENGINE_KIND_POREP, &f, CUZK_ERR_ARG, "RegisteredSealProof");
+    /* a sector size that is not the proof's; randomness of 31 bytes */
+    f.registered_proof = 0;
+    f.sector_size = 4096;
+    fil_refused(r->d, ENGINE_KIND_WINNING_POST, &f, CUZK_ERR_ARG, "sector_size 4096");
+    f.sector_size = 2048;
+    f.randomness = (daemon_blob_t){r31, 31};
+    fil_refused(r->d, ENGINE_KIND_WINNING_POST, &f, CUZK_ERR_ARG, "randomness");
+    f.randomness = (daemon_blob_t){r32, 32};
+    f.partition_index = 1;
+    fil_refused(r->d, ENGINE_KIND_WINNING_POST, &f, CUZK_ERR_ARG, "partition_index");
+    f.partition_index = 0;
+    /* SnapDeals without its commitments */
+    fil_refused(r->d, ENGINE_KIND_SNAPDEALS, &f, CUZK_ERR_ARG, "comm_r_old");
+    /* vanilla proofs missing, doubled, or not parsing (named by field) */
+    f.n_vanilla = 0;
+    fil_refused(r->d, ENGINE_KIND_WINNING_POST, &f, CUZK_ERR_ARG, "vanilla_proofs: missing");
+    f.vanilla = two;
+    f.n_vanilla = 2;
+    fil_refused(r->d, ENGINE_KIND_POREP, &f, CUZK_ERR_ARG, "vanilla_proof: 2 given");
+    f.n_vanilla = 1;
+    f.vanilla = &junk;
+    req =
+        (daemon_request_t){ENGINE_KIND_WINNING_POST, DAEMON_PRIO_BY_KIND, NULL, NULL, NULL, 0, &f};
+    assert_int_not_equal(daemon_submit(r->d, &id, &ex, &req, &err), CUZK_OK);
+    assert_non_null(strstr(err.msg, "vanilla_proofs[0]"));
+    fil_refused(r->d, ENGINE_KIND_POREP, &f, CUZK_ERR_FORMAT, "vanilla_proof");
+    /* nothing was journaled, nothing counted */
     daemon_stats_t s;
     stats(r->d, &s);
-    assert_int_equal(s.kinds[ENGINE_KIND_POREP].failed, 1);
-    assert_int_equal(s.kinds[ENGINE_KIND_WINNING_POST].failed, 1);
+    for (int k = 0; k < ENGINE_KIND_COUNT; k++)
+        assert_int_equal(s.kinds[k].submitted + s.kinds[k].failed, 0);
+    assert_int_equal(daemon_job_info(r->d, &(daemon_job_info_t){0}, 1, NULL), CUZK_ERR_ARG);
     dfix_rig_close(r);
 }
 
@@ -342,7 +389,7 @@ static void test_bad_witness(void **state)
     memcpy(w, g.bp_wtns[0], g.bp_len[0]);
     w[g.bp_len[0] - 32 * 5] ^= 1;
     daemon_blob_t blob = {w, g.bp_len[0]};
-    daemon_request_t req = {ENGINE_KIND_BELLPERSON, CUZK_PRIO_NORMAL, NULL, "bp", &blob, 1};
+    daemon_request_t req = {ENGINE_KIND_BELLPERSON, CUZK_PRIO_NORMAL, NULL, "bp", &blob, 1, NULL};
     uint64_t id = submit_ok(r->d, &req);
     daemon_result_t res;
     await_ok(r->d, &res, id, ENGINE_JOB_FAILED);
@@ -1008,7 +1055,7 @@ static void *stress_main(void *arg)
         snprintf(rid, sizeof rid, "stress-%d-%d", s->t, i);
         daemon_blob_t w[1] = {{g.bp_wtns[i % DFIX_BP_PARTS], g.bp_len[i % DFIX_BP_PARTS]}};
         daemon_request_t req = {
-            ENGINE_KIND_BELLPERSON, (cuzk_priority)(i % CUZK_PRIO_COUNT), rid, "bp", w, 1};
+            ENGINE_KIND_BELLPERSON, (cuzk_priority)(i % CUZK_PRIO_COUNT), rid, "bp", w, 1, NULL};
         int ex = 0;
         if (daemon_submit(s->d, &s->ids[i], &ex, &req, NULL) != CUZK_OK || ex)
             s->failures++;

@@ -11,9 +11,9 @@
  * Covered: SubmitProof + AwaitProof and Prove for both key formats, the
  * proofs verified from the bytes that came over the wire (proof.json /
  * public.json; 192-byte proofs and big-endian inputs, batch-verified);
- * idempotent request ids (same job id, existing = true); a Filecoin kind
- * answered with a job id whose AwaitProof is FAILED "unsupported proof
- * kind"; AwaitProof TIMEOUT while the job runs and a client deadline ending
+ * idempotent request ids (same job id, existing = true); Filecoin requests
+ * of a bad shape or values refused (INVALID_ARGUMENT naming the field,
+ * nothing journaled); AwaitProof TIMEOUT while the job runs and a client deadline ending
  * a wait without a limit; CancelProof of queued and running jobs; unknown
  * and malformed job ids; refused submissions (INVALID_ARGUMENT); queue full
  * and oversized messages (RESOURCE_EXHAUSTED); GetStatus's devices, keys,
@@ -395,6 +395,8 @@ static void test_request_id(void **state)
     rig_close(r);
 }
 
+/* Filecoin requests of the wrong shape or values: INVALID_ARGUMENT naming
+ * the field, nothing journaled. (Proving them: tests/daemon_filecoin.sh.) */
 static void test_filecoin(void **state)
 {
     (void)state;
@@ -405,44 +407,33 @@ static void test_filecoin(void **state)
     cuzk__v1__submit_proof_request__init(&s.req);
     s.req.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
     s.req.request_id = "c2-1";
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "vanilla_proof is missing");
     s.req.vanilla_proof = (ProtobufCBinaryData){2, (uint8_t *)"{}"};
+    s.req.registered_proof = 8;
     s.req.sector_size = 34359738368ull;
-    /* The job exists (journaled FAILED): the call succeeds with its id. */
-    int ex = -1;
-    uint64_t id = submit_ok(r, &s, &ex);
-    assert_int_equal(ex, 0);
-    await_status(r, id, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED, "unsupported proof kind");
-    assert_int_equal(submit_ok(r, &s, &ex), id);
-    assert_int_equal(ex, 1);
-    /* the other kinds, through Prove: FAILED results */
-    static const int kinds[] = {CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE,
-                                CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION,
-                                CUZK__V1__PROOF_KIND__WINNING_POST};
-    static const engine_kind ek[] = {ENGINE_KIND_SNAPDEALS, ENGINE_KIND_WINDOW_POST,
-                                     ENGINE_KIND_WINNING_POST};
-    for (size_t i = 0; i < 3; i++) {
-        cuzk__v1__submit_proof_request__init(&s.req);
-        s.req.proof_kind = (Cuzk__V1__ProofKind)kinds[i];
-        s.req.priority = CUZK__V1__PRIORITY__CRITICAL;
-        Cuzk__V1__ProveRequest pr;
-        cuzk__v1__prove_request__init(&pr);
-        pr.submit = &s.req;
-        Cuzk__V1__ProveResponse *p = NULL;
-        assert_int_equal(rpc_prove(r->cl, &p, &pr, CALL_MS, NULL, NULL), CUZK_OK);
-        assert_int_equal(p->result->status, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED);
-        assert_non_null(strstr(p->result->error_message, "unsupported proof kind"));
-        assert_int_equal(p->result->proof.len, 0);
-        daemon_job_info_t info;
-        assert_int_equal(
-            daemon_job_info(r->base.d, &info, strtoull(p->result->job_id, NULL, 10), NULL),
-            CUZK_OK);
-        assert_int_equal(info.kind, ek[i]);
-        cuzk__v1__prove_response__free_unpacked(p, NULL);
-    }
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "vanilla_proof");
+    s.req.sector_size = 2048;
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "sector_size 2048");
+    ProtobufCBinaryData v[1] = {{2, (uint8_t *)"{}"}};
+    uint8_t r32[33] = {0};
+    cuzk__v1__submit_proof_request__init(&s.req);
+    s.req.proof_kind = CUZK__V1__PROOF_KIND__WINNING_POST;
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "vanilla_proofs is missing");
+    s.req.vanilla_proofs = v;
+    s.req.n_vanilla_proofs = 1;
+    s.req.randomness = (ProtobufCBinaryData){33, r32};
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "randomness has 33 bytes");
+    s.req.randomness = (ProtobufCBinaryData){32, r32};
+    s.req.registered_proof = 9;
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "registered_proof 9");
+    s.req.registered_proof = 0;
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "vanilla_proofs[0]");
+    s.req.proof_kind = CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "comm_r_old");
     daemon_stats_t ds;
     daemon_stats(r->base.d, &ds);
-    assert_int_equal(ds.kinds[ENGINE_KIND_POREP].failed, 1);
-    assert_int_equal(ds.kinds[ENGINE_KIND_WINNING_POST].failed, 1);
+    for (int k = 0; k < ENGINE_KIND_COUNT; k++)
+        assert_int_equal(ds.kinds[k].submitted + ds.kinds[k].failed, 0);
     rig_close(r);
 }
 
@@ -623,7 +614,10 @@ static void test_refused(void **state)
     cuzk__v1__submit_proof_request__init(&s.req);
     s.req.proof_kind = CUZK__V1__PROOF_KIND__WINNING_POST;
     s.req.circuit_id = "../x";
-    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, NULL);
+    ProtobufCBinaryData vp = {2, (uint8_t *)"{}"};
+    s.req.vanilla_proofs = &vp;
+    s.req.n_vanilla_proofs = 1;
+    submit_fails(r, &s, GRPC_STATUS_INVALID_ARGUMENT, "circuit");
     /* Prove without its submit */
     Cuzk__V1__ProveRequest pr;
     cuzk__v1__prove_request__init(&pr);
@@ -747,10 +741,16 @@ static void test_status(void **state)
     /* after: totals, an idle device, a key no job holds */
     await_status(r, a, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED, NULL);
     await_status(r, b, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED, NULL);
-    cuzk__v1__submit_proof_request__init(&s.req);
-    s.req.proof_kind = CUZK__V1__PROOF_KIND__WINNING_POST;
+    /* a failed job: a witness with one value changed */
+    sub_bp(&s, NULL, 1);
+    uint8_t *bad = malloc(g.bp_len[0]);
+    assert_non_null(bad);
+    memcpy(bad, g.bp_wtns[0], g.bp_len[0]);
+    bad[g.bp_len[0] - 32 * 5] ^= 1;
+    s.w[0].data = bad;
     uint64_t f = submit_ok(r, &s, NULL);
     await_status(r, f, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED, NULL);
+    free(bad);
     dfix_sleep_ms(50);
     st = get_status(r);
     assert_int_equal(st->total_proofs_completed, 2);
@@ -772,7 +772,7 @@ static void test_status(void **state)
     static const char *const lines[] = {
         "# TYPE cuzk_proofs_total counter",
         "cuzk_proofs_total{kind=\"bellperson\",status=\"done\"} 2\n",
-        "cuzk_proofs_total{kind=\"winning-post\",status=\"failed\"} 1\n",
+        "cuzk_proofs_total{kind=\"bellperson\",status=\"failed\"} 1\n",
         "cuzk_vram_total_bytes{device=\"0\"} 1073741824\n",
     };
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {

@@ -1103,15 +1103,27 @@ static void test_bad_specs(void **state)
     rig_start(r);
     cuzk_error_t err = {0};
     engine_job_id_t id = 99;
-    static const engine_kind reserved[] = {ENGINE_KIND_POREP, ENGINE_KIND_SNAPDEALS,
-                                           ENGINE_KIND_WINDOW_POST, ENGINE_KIND_WINNING_POST};
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
-        job_in_t in = {.kind = reserved[i], .key = r->kbp, .prio = CUZK_PRIO_CRITICAL, .n = 1};
-        in.ws[0] = g_bp.w;
-        assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_ERR_UNSUPPORTED);
-        assert_non_null(strstr(err.msg, "unsupported proof kind"));
+    /* The Filecoin kinds are bellperson jobs under their own name: proved
+     * with a bellperson key, refused with a snarkjs one. */
+    static const engine_kind fil[] = {ENGINE_KIND_POREP, ENGINE_KIND_SNAPDEALS,
+                                      ENGINE_KIND_WINDOW_POST, ENGINE_KIND_WINNING_POST};
+    for (size_t i = 0; i < sizeof fil / sizeof fil[0]; i++) {
+        job_in_t in = {.kind = fil[i], .key = r->ksj, .prio = CUZK_PRIO_CRITICAL, .n = 1};
+        in.ws[0] = g_sj.w;
+        assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_ERR_ARG);
+        assert_non_null(strstr(err.msg, "snarkjs key"));
         assert_int_equal(id, 0);
+        in.key = r->kbp;
+        in.ws[0] = g_bp.w;
+        assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+        engine_result_t res;
+        await_ok(r, id, &res);
+        assert_int_equal(res.kind, fil[i]);
+        engine_result_free(&res);
     }
+    job_in_t bad = {.kind = (engine_kind)ENGINE_KIND_COUNT, .key = r->kbp, .n = 1};
+    bad.ws[0] = g_bp.w;
+    assert_int_equal(submit_job(r, &id, &bad, &g_bp, &err), CUZK_ERR_ARG);
     job_in_t in = {.kind = ENGINE_KIND_SNARKJS, .key = r->ksj, .prio = CUZK_PRIO_NORMAL, .n = 2};
     in.ws[0] = in.ws[1] = g_sj.w;
     assert_int_equal(submit_job(r, &id, &in, &g_sj, &err), CUZK_ERR_ARG); /* two witnesses */
@@ -1160,8 +1172,8 @@ static void test_bad_specs(void **state)
     assert_null(e2);
     engine_stats_t st;
     engine_stats(r->e, &st);
-    for (int k2 = 0; k2 < ENGINE_KIND_COUNT; k2++)
-        assert_int_equal(st.kinds[k2].submitted, 0);
+    for (int k2 = 0; k2 < ENGINE_KIND_COUNT; k2++) /* the Filecoin kinds' one job each */
+        assert_int_equal(st.kinds[k2].submitted, k2 >= ENGINE_KIND_POREP ? 1 : 0);
     good_job(r);
     rig_stop(r);
 }

@@ -1423,10 +1423,44 @@ static void test_validate_submit(void **state)
     r.priority = CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED;
     assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_OK);
 
+    /* The Filecoin kinds: vanilla proofs in the kind's field, no witnesses,
+     * 32-byte values; their meaning is the daemon's. */
+    ProtobufCBinaryData vp[2] = {{3, (uint8_t *)"abc"}, {0, NULL}};
+    uint8_t b32[33] = {0};
     for (int k = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT; k <= CUZK__V1__PROOF_KIND__WINNING_POST;
          k++) {
-        r.proof_kind = (Cuzk__V1__ProofKind)k;
-        assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_ERR_UNSUPPORTED);
+        Cuzk__V1__SubmitProofRequest f = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        int porep = k == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+        f.proof_kind = (Cuzk__V1__ProofKind)k;
+        assert_int_equal(rpc_validate_submit(&f, &lim, &err), CUZK_ERR_ARG); /* no vanilla */
+        assert_non_null(strstr(err.msg, "missing"));
+        if (porep)
+            f.vanilla_proof = vp[0];
+        else {
+            f.vanilla_proofs = vp;
+            f.n_vanilla_proofs = 1;
+        }
+        assert_int_equal(rpc_validate_submit(&f, &lim, &err), CUZK_OK);
+        f.witnesses = r.witnesses;
+        f.n_witnesses = r.n_witnesses;
+        assert_int_equal(rpc_validate_submit(&f, &lim, &err), CUZK_ERR_ARG);
+        f.n_witnesses = 0;
+        f.randomness = (ProtobufCBinaryData){33, b32};
+        assert_int_equal(rpc_validate_submit(&f, &lim, &err), CUZK_ERR_ARG);
+        assert_non_null(strstr(err.msg, "randomness"));
+        f.randomness = (ProtobufCBinaryData){32, b32};
+        f.comm_d_new = (ProtobufCBinaryData){31, b32};
+        assert_int_equal(rpc_validate_submit(&f, &lim, &err), CUZK_ERR_ARG);
+        assert_non_null(strstr(err.msg, "comm_d_new"));
+        f.comm_d_new = (ProtobufCBinaryData){0, NULL};
+        if (porep) { /* the other field, or an empty proof */
+            f.vanilla_proofs = vp;
+            f.n_vanilla_proofs = 1;
+        } else {
+            f.n_vanilla_proofs = 2;
+        }
+        assert_int_equal(rpc_validate_submit(&f, &lim, &err), CUZK_ERR_ARG);
+        assert_non_null(strstr(err.msg, "vanilla_proof"));
     }
     r.proof_kind = CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED;
     assert_int_equal(rpc_validate_submit(&r, &lim, &err), CUZK_ERR_ARG);

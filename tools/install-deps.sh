@@ -21,6 +21,10 @@ have_cmd spin || need+=(spin) # model checker for model/*.pml (ctest spin_ledger
 [ -f /usr/include/protobuf-c/protobuf-c.h ] || need+=(libprotobuf-c-dev)
 have_cmd protoc-c || need+=(protobuf-c-compiler)
 [ -f /usr/include/microhttpd.h ] || need+=(libmicrohttpd-dev)
+# the wire test's client (tests/daemon_filecoin.sh): Python gRPC, stubs
+# generated from proto/cuzk/v1/proving.proto at test time
+python3 -c 'import grpc' >/dev/null 2>&1 || need+=(python3-grpcio)
+python3 -c 'import grpc_tools.protoc' >/dev/null 2>&1 || need+=(python3-grpc-tools)
 # libFuzzer and the sanitizer runtimes for clang
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
     need+=(libclang-rt-dev)

@@ -129,6 +129,10 @@ typedef struct cuzk_config {
     } synthesis;
     struct {
         char dir[CONFIG_PATH_MAX]; /* the circuit registry; "/var/lib/cuzk/srs" */
+        /* Filecoin's v28 .params/.vk files (and the circuits cached beside
+         * them); "" (default): $FIL_PROOFS_PARAMETER_CACHE, else
+         * /var/tmp/filecoin-proof-parameters, as filecoin-proofs does */
+        char filecoin_params[CONFIG_PATH_MAX];
         char preload[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX]; /* circuit ids, distinct */
         unsigned n_preload;
         uint64_t max_resident; /* host bytes of loaded keys; 0 (default): no limit */

@@ -7,7 +7,11 @@
  *    <id>.zkey (snarkjs) or <id>.params + <id>.ccs (bellperson parameters
  *    and the cuzk precompiled circuit; a <id>.vk beside them is ignored),
  *    loaded (mapped, never read whole) on first use or by daemon_preload,
- *    shared by reference, dropped by daemon_evict;
+ *    shared by reference, dropped by daemon_evict; and Filecoin's v28
+ *    parameters by their file stem ("v28-..."), found in
+ *    srs.filecoin_params as <stem>.params with <stem>.vk (which must be
+ *    the .params' own verifying key), the circuit recorded on first use
+ *    and cached beside them as <stem>.cuzk-r1.ccs;
  *  - the journal (journal.h): every accepted job is recorded before
  *    daemon_submit returns, its result when it finishes; a job id is the
  *    journal's id, valid across restarts until daemon.result_ttl after the
@@ -18,15 +22,18 @@
  *    public.json texts snarkjs writes; bellperson keys give the partitions'
  *    192-byte proofs concatenated in order and every partition's public
  *    inputs as 32-byte big-endian scalars (bellperson_inputs_write), in the
- *    same order;
+ *    same order; the Filecoin kinds give the same (the proof bytes are
+ *    what filecoin-proofs returns: the partition proofs in order), each
+ *    partition's witness made from the vanilla proofs in the engine's
+ *    witness stage and every proof verified against the inputs derived
+ *    from the request's public values (filecoin_job.h);
  *  - status (JSON, and typed for the transport), Prometheus metrics
  *    (the names listed in metrics.h), the stage event log, and the HTTP
  *    endpoints GET /status and GET /metrics when daemon.http_listen is set.
  *
  * Job ids and states. States are engine_job_state values: QUEUED, RUNNING
  * (a partition reached a device), then DONE, FAILED or CANCELLED. A job
- * the engine refused at submit (a Filecoin kind: "unsupported proof kind
- * 'porep'"), or whose key could not be loaded, is journaled as FAILED with
+ * the engine refused at submit or whose key could not be loaded is journaled as FAILED with
  * that error, so awaiting it answers FAILED at once.
  *
  * Threads. daemon_new starts one completion thread, which owns the
@@ -121,11 +128,49 @@ typedef struct daemon_blob {
  * the gRPC interface asks for. The job is journaled with the kind found. */
 #define DAEMON_KIND_FROM_KEY ((engine_kind)-1)
 
+/* A priority meaning "the kind's own" (daemon_kind_priority): what a
+ * request with PRIORITY_UNSPECIFIED asks for. */
+#define DAEMON_PRIO_BY_KIND ((cuzk_priority)-1)
+
+/* WinningPoSt CRITICAL (an epoch deadline), WindowPoSt HIGH (a deadline of
+ * minutes), PoRep and the Groth16 kinds NORMAL, SnapDeals LOW (throughput
+ * work that can wait: priority.h). */
+cuzk_priority daemon_kind_priority(engine_kind kind);
+
+/* A Filecoin request's values, as cuzk.v1's SubmitProofRequest carries
+ * them (proto/cuzk/v1/proving.proto; Curio's lib/ffi/cuzk_funcs.go fills
+ * them). registered_proof is numbered as Curio numbers it (go-state-types
+ * abi, the FFI's repr(i32)): PoRep a RegisteredSealProof 0..19
+ * (filecoin_proofs.h fil_seal_proof); WinningPoSt a RegisteredPoStProof
+ * 0..4 (StackedDrgWinning<size>V1); WindowPoSt 5..9
+ * (StackedDrgWindow<size>V1) or 10..14 (..V1_2, the 1.2 challenges);
+ * SnapDeals a RegisteredUpdateProof 0..4; the sizes in each range in the
+ * order 2KiB, 8MiB, 512MiB, 32GiB, 64GiB. What each kind reads:
+ *   PoRep       vanilla[0] (the C1 JSON or Curio's envelope of it),
+ *               registered_proof, miner_id, sector_number;
+ *   PoSt        vanilla = one FallbackPoStSectorProof per sector,
+ *               registered_proof, randomness (32 bytes), miner_id, and for
+ *               WindowPoSt partition_index;
+ *   SnapDeals   vanilla = one PartitionProof per partition,
+ *               registered_proof, comm_r_old, comm_r_new, comm_d_new (32
+ *               bytes each).
+ * sector_size (0: not given) must be the registered proof's. Fields a kind
+ * does not read are ignored. */
+typedef struct daemon_filecoin {
+    uint64_t registered_proof;
+    uint64_t sector_size;
+    uint64_t sector_number, miner_id;
+    uint32_t partition_index;
+    daemon_blob_t randomness, comm_r_old, comm_r_new, comm_d_new;
+    const daemon_blob_t *vanilla; /* n_vanilla, each non-empty */
+    size_t n_vanilla;
+} daemon_filecoin_t;
+
 typedef struct daemon_request {
     /* SNARKJS or BELLPERSON (which must match the key), DAEMON_KIND_FROM_KEY,
-     * or a Filecoin kind (journaled FAILED: the engine does not prove them) */
+     * or a Filecoin kind (with filecoin) */
     engine_kind kind;
-    cuzk_priority priority;
+    cuzk_priority priority; /* or DAEMON_PRIO_BY_KIND */
     /* Optional (NULL or ""): at most 127 printable ASCII bytes. The same
      * request id with the same kind, circuit and witnesses returns the job
      * it first made (*existing = 1) and queues nothing, until that job
@@ -140,6 +185,15 @@ typedef struct daemon_request {
      * Copied: the caller's buffers need only last the call. */
     const daemon_blob_t *witnesses;
     size_t n_witnesses;
+    /* Required for the Filecoin kinds (no witnesses then), NULL otherwise.
+     * At submit its vanilla proofs are parsed and checked against its
+     * values (filecoin_job.h fil_job_new) and the parameter files found in
+     * srs.filecoin_params; a failure of either is CUZK_ERR_ARG (CUZK_ERR_FORMAT,
+     * CUZK_ERR_NONCANONICAL for bytes that do not parse) naming the field
+     * or the file, with nothing journaled. The request's values and vanilla
+     * proofs are journaled (inputs: a header, then the vanilla proofs), so
+     * that a restart rebuilds the job. */
+    const daemon_filecoin_t *filecoin;
 } daemon_request_t;
 
 /* Accepts a job: validates the request, checks the queue limit
@@ -155,8 +209,7 @@ typedef struct daemon_request {
  * CUZK_ERR_BUSY "queue full (N jobs)" (nothing journaled);
  * CUZK_ERR_CANCELLED (shutting down); CUZK_ERR_IO (the journal). After the
  * job was journaled (*job_id set, the job FAILED with this error):
- * CUZK_ERR_UNSUPPORTED "unsupported proof kind '<kind>'" (the engine's
- * message), the key's load error, or another engine refusal. A job
+ * the key's load error, or an engine refusal. A job
  * cancelled before the engine got it is CANCELLED, and the call CUZK_OK. */
 cuzk_status daemon_submit(daemon_t *d, uint64_t *job_id, int *existing, const daemon_request_t *req,
                           cuzk_error_t *err);
@@ -246,8 +299,12 @@ typedef enum daemon_key_state {
 /* "snarkjs", "bellperson"; "on_disk", "loading", "loaded"; "invalid". */
 const char *daemon_key_state_str(int state);
 
+/* A key's id: a circuit id (request.h), or a Filecoin parameter stem
+ * ("v28-...", up to 144 characters: filecoin_params.h). */
+#define DAEMON_KEY_ID_MAX 191
+
 typedef struct daemon_key_info {
-    char circuit_id[REQUEST_CIRCUIT_ID_MAX + 1];
+    char circuit_id[DAEMON_KEY_ID_MAX + 1];
     groth16_convention format;
     daemon_key_state state;
     uint64_t bytes;        /* the key's files together (what a load maps and reads) */

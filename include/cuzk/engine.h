@@ -296,7 +296,10 @@ cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_
 typedef enum engine_kind {
     ENGINE_KIND_SNARKJS = 0,    /* a snarkjs (.zkey) key, exactly one witness */
     ENGINE_KIND_BELLPERSON = 1, /* a bellperson key, one witness per partition */
-    ENGINE_KIND_POREP = 2,      /* reserved Filecoin kinds: refused at submit */
+    /* The Filecoin kinds: bellperson keys (the v28 parameters), one witness
+     * per partition, proved as BELLPERSON; the kind names the work in the
+     * statistics, events and results. */
+    ENGINE_KIND_POREP = 2,
     ENGINE_KIND_SNAPDEALS = 3,
     ENGINE_KIND_WINDOW_POST = 4,
     ENGINE_KIND_WINNING_POST = 5,
@@ -358,8 +361,7 @@ typedef enum engine_job_state {
 /* "queued", "running", "done", "failed", "cancelled"; "invalid" otherwise. */
 const char *engine_job_state_str(int state);
 
-/* Returns: CUZK_OK with *job_id; CUZK_ERR_UNSUPPORTED "unsupported proof
- * kind" for the reserved kinds; CUZK_ERR_ARG (no key, a key of the other
+/* Returns: CUZK_OK with *job_id; CUZK_ERR_ARG (an unknown kind, no key, a key of the other
  * convention, a snarkjs job without exactly one witness, a witness of the
  * wrong length, a request id reused with another spec); CUZK_ERR_NOMEM;
  * CUZK_ERR_CANCELLED while the engine shuts down. */

@@ -2,8 +2,8 @@
  *
  * Higher values are served first. The mapping to proof kinds follows the
  * predecessor's lesson (DESIGN.md 2): WinningPoSt is deadline-critical,
- * WindowPoSt has a deadline of minutes, PoRep C2 and SnapDeals are
- * throughput work, LOW is for background and rehearsal jobs.
+ * WindowPoSt has a deadline of minutes, PoRep C2 is throughput work,
+ * SnapDeals (a sector update that can wait) and background jobs are LOW.
  * Thread safety: constants and a pure function only. */
 #ifndef CUZK_PRIORITY_H
 #define CUZK_PRIORITY_H
@@ -13,8 +13,8 @@ extern "C" {
 #endif
 
 typedef enum cuzk_priority {
-    CUZK_PRIO_LOW = 0,      /* background, rehearsal */
-    CUZK_PRIO_NORMAL = 1,   /* PoRep C2, SnapDeals, snarkjs circuits */
+    CUZK_PRIO_LOW = 0,      /* SnapDeals, background, rehearsal */
+    CUZK_PRIO_NORMAL = 1,   /* PoRep C2, snarkjs circuits */
     CUZK_PRIO_HIGH = 2,     /* WindowPoSt */
     CUZK_PRIO_CRITICAL = 3, /* WinningPoSt */
 } cuzk_priority;

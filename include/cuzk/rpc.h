@@ -333,10 +333,14 @@ void rpc_limits_default(rpc_limits_t *limits);
  *    witnesses, each 1..max_witness_bytes, all of them (with any vanilla
  *    proofs) at most max_total_bytes. Whether the key takes that many
  *    partitions (a snarkjs key takes exactly one) is the engine's check;
- *  - the Filecoin kinds (POREP_SEAL_COMMIT .. WINNING_POST): CUZK_ERR_UNSUPPORTED;
+ *  - the Filecoin kinds (POREP_SEAL_COMMIT .. WINNING_POST): no witnesses,
+ *    circuit_id empty or valid; POREP_SEAL_COMMIT a non-empty
+ *    vanilla_proof and no vanilla_proofs, the others 1..65535 non-empty
+ *    vanilla_proofs and no vanilla_proof; randomness and comm_* empty or
+ *    32 bytes; every vanilla proof at most max_witness_bytes, all of them
+ *    at most max_total_bytes. What the values mean is the daemon's check;
  *  - PROOF_KIND_UNSPECIFIED, or a value outside the enum: CUZK_ERR_ARG.
- * Returns: CUZK_OK; CUZK_ERR_ARG; CUZK_ERR_UNSUPPORTED (the message names
- * the field). */
+ * Returns: CUZK_OK; CUZK_ERR_ARG (the message names the field). */
 cuzk_status rpc_validate_submit(const Cuzk__V1__SubmitProofRequest *req, const rpc_limits_t *limits,
                                 cuzk_error_t *err);
 

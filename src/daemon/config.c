@@ -157,6 +157,9 @@ static const option_t options[] = {
         "CPU threads of one proof; 0: all CPUs"),
 
     STR(srs, dir, "param_cache", "/var/lib/cuzk/srs", check_nonempty, 0, "circuit registry"),
+    STR(srs, filecoin_params, NULL, "", NULL, 0,
+        "Filecoin v28 parameter folder; empty: $FIL_PROOFS_PARAMETER_CACHE, else "
+        "/var/tmp/filecoin-proof-parameters"),
     LIST(srs, preload, n_preload, CONFIG_STR_LIST, ST_STRARR, 0, 0, "circuit ids loaded at start"),
     NUM(srs, max_resident, NULL, CONFIG_SIZE, ST_U64, "0", 0, U64MAX, 0,
         "host bytes of loaded keys; 0: no limit"),

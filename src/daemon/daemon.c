@@ -245,6 +245,36 @@ static void resume_fail(daemon_t *d, uint64_t id, const char *what, const char *
     dmn_log(d, CONFIG_LOG_WARN, "job %llu: not resumed: %s", (unsigned long long)id, why.msg);
 }
 
+/* A journaled Filecoin job rebuilt from its header and vanilla proofs
+ * (daemon_jobs.c job_accept), judged again as at submit. NULL with *why
+ * set when it cannot be. */
+static dmn_fil_t *resume_fil(const journal_job_t *jj, cuzk_error_t *why)
+{
+    daemon_filecoin_t f;
+    if (jj->n_inputs < 2 || jj->inputs[0].ref) {
+        cuzk_error_set(why, CUZK_ERR_FORMAT,
+                       "a Filecoin job of %zu inputs (a header and vanilla "
+                       "proofs expected)",
+                       jj->n_inputs);
+        return NULL;
+    }
+    if (dmn_fil_header_read(&f, jj->inputs[0].data, jj->inputs[0].len, why) != CUZK_OK)
+        return NULL;
+    daemon_blob_t *v = calloc(jj->n_inputs - 1, sizeof *v);
+    if (!v) {
+        cuzk_error_set(why, CUZK_ERR_NOMEM, "no memory");
+        return NULL;
+    }
+    for (size_t i = 1; i < jj->n_inputs; i++)
+        v[i - 1] = (daemon_blob_t){jj->inputs[i].data, jj->inputs[i].len};
+    f.vanilla = v;
+    f.n_vanilla = jj->n_inputs - 1;
+    dmn_fil_t *x = NULL;
+    dmn_fil_new(&x, (engine_kind)jj->kind, &f, why);
+    free(v);
+    return x;
+}
+
 static void resume_one(daemon_t *d, uint64_t id)
 {
     journal_job_t jj;
@@ -270,10 +300,22 @@ static void resume_one(daemon_t *d, uint64_t id)
         else if (jj.inputs[i].len)
             w[n++] = (daemon_blob_t){jj.inputs[i].data, jj.inputs[i].len};
     }
+    dmn_fil_t *fil = NULL;
+    cuzk_error_t why = {0};
+    if (!bad && dmn_is_filecoin((engine_kind)jj.kind)) {
+        if ((fil = resume_fil(&jj, &why)) != NULL)
+            n = fil->n_parts;
+        else
+            bad = why.msg;
+    }
     dmn_job_t *j = NULL;
     if (!bad && !(j = dmn_job_add(d, id, (engine_kind)jj.kind, (cuzk_priority)jj.priority,
                                   jj.circuit_id, n, jj.created_ms, 1)))
         bad = "no memory";
+    if (j)
+        j->fil = fil;
+    else
+        dmn_fil_free(fil);
     if (bad) {
         resume_fail(d, id, "not resumed", bad);
     } else if (dmn_job_start(d, j, w, n, &e) == CUZK_OK) {
@@ -451,7 +493,7 @@ void daemon_free(daemon_t *d)
         dmn_job_t *j = d->first;
         d->first = j->next;
         dmn_done_free(j->done);
-        free(j);
+        dmn_job_free(j);
     }
     for (unsigned i = 0; i < DAEMON_RECENT_MAX; i++)
         dmn_done_free(d->recent[i]);

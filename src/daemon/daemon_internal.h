@@ -2,7 +2,8 @@
  *   daemon.c           lifetime, the engine's event hook, the completion
  *                      thread, resume, logging
  *   daemon_jobs.c      the job table, submit, await, cancel, results
- *   daemon_registry.c  the circuit registry
+ *   daemon_registry.c  the circuit registry (and Filecoin's v28 parameters)
+ *   daemon_filecoin.c  Filecoin requests: public values, job, journal header
  *   daemon_status.c    typed stats, the status JSON, the metrics
  *   daemon_http.c      GET /status and GET /metrics
  *
@@ -28,6 +29,7 @@
 
 #include "cuzk/daemon.h"
 #include "cuzk/eventlog.h"
+#include "cuzk/filecoin_job.h"
 #include "cuzk/http.h"
 #include "cuzk/journal.h"
 #include "cuzk/metrics.h"
@@ -58,11 +60,53 @@ void dmn_map_free(dmn_map_t *m);
 
 /* ---- the registry (daemon_registry.c) ---- */
 
+/* ---- Filecoin requests (daemon_filecoin.c) ---- */
+
+/* The journal header of a Filecoin job (input 0; daemon_filecoin.c). */
+#define DMN_FIL_HEADER_BYTES 176
+
+typedef struct dmn_fil dmn_fil_t;
+/* One partition's witness generator context (engine_witness_t.ctx). */
+typedef struct dmn_fil_part {
+    const dmn_fil_t *fil;
+    unsigned index;
+} dmn_fil_part_t;
+
+/* A Filecoin job as the daemon holds it: the library's job, its parts'
+ * contexts, and the sizes the witnesses are made at (set once the key is
+ * loaded, before the engine sees the job). */
+struct dmn_fil {
+    fil_job_t *job;
+    dmn_fil_part_t *parts;
+    unsigned n_parts;
+    size_t n_public; /* the circuit's, ONE excluded */
+    int threads;     /* synthesis.stage_threads */
+};
+
+int dmn_is_filecoin(engine_kind kind);
+void dmn_fil_header_write(uint8_t out[DMN_FIL_HEADER_BYTES], const daemon_filecoin_t *f);
+/* f points into h. CUZK_ERR_FORMAT for a damaged header. */
+cuzk_status dmn_fil_header_read(daemon_filecoin_t *f, const uint8_t *h, size_t len,
+                                cuzk_error_t *err);
+/* The public values of a request (daemon.h's numbering), before the
+ * vanilla proofs complete them. CUZK_ERR_ARG naming the field. */
+cuzk_status dmn_fil_public(fil_public_t *p, engine_kind kind, const daemon_filecoin_t *f,
+                           cuzk_error_t *err);
+/* The job of a request: fil_job_new's errors, its messages naming
+ * vanilla_proof or vanilla_proofs[i]. */
+cuzk_status dmn_fil_new(dmn_fil_t **out, engine_kind kind, const daemon_filecoin_t *f,
+                        cuzk_error_t *err);
+void dmn_fil_free(dmn_fil_t *x); /* accepts NULL */
+/* engine_witness_fn over a dmn_fil_part_t. */
+cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, cuzk_error_t *err);
+
 typedef struct dmn_key {
-    char id[REQUEST_CIRCUIT_ID_MAX + 1];
+    char id[DAEMON_KEY_ID_MAX + 1];
+    int filecoin; /* a v28 parameter set: id is its stem */
     groth16_convention format;
     daemon_key_state state; /* LOADING or LOADED (ON_DISK keys have no entry) */
     uint64_t bytes, loaded_bytes, load_ms;
+    size_t n_public; /* the circuit's inputs (LOADED) */
     uint64_t last_used_ns;
     unsigned users;   /* submitters between dmn_registry_get and _put */
     engine_key_t *ek; /* the registry's reference (LOADED) */
@@ -75,6 +119,7 @@ typedef struct dmn_registry {
     dmn_key_t *keys;
     engine_t *engine;
     char dir[CONFIG_PATH_MAX];
+    char fil_dir[CONFIG_PATH_MAX]; /* srs.filecoin_params, or filecoin-proofs' default */
     uint64_t max_resident;
     int threads;
     /* Told (reg.mu held) when a loaded key is dropped: evicted, or made
@@ -97,6 +142,16 @@ cuzk_status dmn_registry_check(dmn_registry_t *r, groth16_convention *format, co
 cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
                              const char *id, cuzk_error_t *err);
 void dmn_registry_put(dmn_registry_t *r, dmn_key_t *k);
+/* The same for a Filecoin job's parameters (fil_job_param_stem): the files
+ * <stem>.params and <stem>.vk in fil_dir, the circuit through its cache
+ * <stem>.cuzk-r1.ccs beside them. */
+cuzk_status dmn_registry_get_fil(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
+                                 const fil_job_t *job, cuzk_error_t *err);
+/* Whether a job's parameter files are there (CUZK_ERR_ARG naming the
+ * missing one), without loading them. */
+cuzk_status dmn_registry_check_fil(dmn_registry_t *r, const fil_job_t *job, cuzk_error_t *err);
+/* The circuit's public inputs of a loaded key. */
+size_t dmn_key_n_public(const dmn_key_t *k);
 /* Loaded and loading keys; *n of them in a malloc'd *out. */
 cuzk_status dmn_registry_list(dmn_registry_t *r, daemon_key_info_t **out, size_t *n,
                               cuzk_error_t *err);
@@ -135,6 +190,7 @@ typedef struct dmn_job {
     uint64_t accept_ns, first_admit_ns; /* ledger clock: accepted or resumed; first admitted */
     int64_t accept_ms;                  /* the journal's created_ms */
     uint64_t srs_load_ms;
+    dmn_fil_t *fil;              /* a Filecoin job: its vanilla proofs and values (owned) */
     dmn_done_t *done;            /* settled, its journal_finish failed: retried */
     struct dmn_job *prev, *next; /* acceptance order */
 } dmn_job_t;
@@ -193,6 +249,8 @@ void dmn_on_done(void *ctx, const engine_done_t *done);
 void dmn_kick_locked(daemon_t *d);
 
 /* daemon_jobs.c */
+/* Frees a job that has left the table (its Filecoin job too). */
+void dmn_job_free(dmn_job_t *j);
 /* A journaled job into the table (mu not held). NULL when out of memory. */
 dmn_job_t *dmn_job_add(daemon_t *d, uint64_t id, engine_kind kind, cuzk_priority prio,
                        const char *circuit, size_t n_partitions, int64_t accept_ms, int resumed);

@@ -10,7 +10,14 @@
  * completion thread may keep pointers to jobs with an eid across unlocks.
  * A finished job is answered from the journal (the one source of truth,
  * also after a restart); its stage times from the recent ring while it is
- * there. */
+ * there.
+ *
+ * A Filecoin request is judged before anything is journaled: its vanilla
+ * proofs parsed and checked against its values (dmn_fil_new) and its
+ * parameter files found, so bad input is refused with nothing recorded.
+ * The job (dmn_job_t.fil) then lives with the table entry: the engine's
+ * witness generators read it until the engine job settles, and only the
+ * finisher frees it (dmn_job_free). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +171,14 @@ static void job_unlink(daemon_t *d, dmn_job_t *j)
     d->n_jobs--;
 }
 
+void dmn_job_free(dmn_job_t *j)
+{
+    if (!j)
+        return;
+    dmn_fil_free(j->fil);
+    free(j);
+}
+
 void dmn_done_free(dmn_done_t *r)
 {
     if (!r)
@@ -244,7 +259,7 @@ void dmn_job_publish(daemon_t *d, dmn_job_t *j, dmn_done_t *r)
     recent_push(d, r);
     pthread_cond_broadcast(&d->done_cv);
     pthread_mutex_unlock(&d->mu);
-    free(j);
+    dmn_job_free(j);
 }
 
 static dmn_done_t *done_new(const dmn_job_t *j, engine_job_state state, const cuzk_error_t *error)
@@ -282,7 +297,7 @@ static void publish_bare(daemon_t *d, dmn_job_t *j, engine_job_state state,
         d->kinds[j->kind].cancelled++;
     pthread_cond_broadcast(&d->done_cv);
     pthread_mutex_unlock(&d->mu);
-    free(j);
+    dmn_job_free(j);
 }
 
 void dmn_job_finish_now(daemon_t *d, dmn_job_t *j, engine_job_state state,
@@ -373,7 +388,8 @@ static cuzk_status request_check(engine_kind *kind, daemon_t *d, const daemon_re
     cuzk_status rst = request_id_check(req->request_id, err);
     if (rst != CUZK_OK)
         return rst;
-    if ((int)req->priority < 0 || (int)req->priority >= CUZK_PRIO_COUNT)
+    if (((int)req->priority < 0 || (int)req->priority >= CUZK_PRIO_COUNT) &&
+        req->priority != DAEMON_PRIO_BY_KIND)
         return cuzk_error_set(err, CUZK_ERR_ARG, "priority %d is not a priority",
                               (int)req->priority);
     *kind = req->kind;
@@ -389,11 +405,21 @@ static cuzk_status request_check(engine_kind *kind, daemon_t *d, const daemon_re
         if (!req->witnesses[i].data || !req->witnesses[i].len)
             return cuzk_error_set(err, CUZK_ERR_ARG, "witness %zu is empty", i);
     if (!from_key && !is_groth16(req->kind)) {
-        /* a Filecoin kind: the engine refuses it once it is journaled */
+        /* a Filecoin kind: its values are judged by dmn_fil_new */
+        if (!req->filecoin)
+            return cuzk_error_set(err, CUZK_ERR_ARG, "a %s request without its Filecoin values",
+                                  engine_kind_str(req->kind));
+        if (req->n_witnesses)
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "witnesses: a %s request takes vanilla proofs, not witnesses",
+                                  engine_kind_str(req->kind));
         if (req->circuit_id && req->circuit_id[0])
             return request_circuit_id_check(req->circuit_id, err);
         return CUZK_OK;
     }
+    if (req->filecoin)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "Filecoin values in a %s request",
+                              from_key ? "Groth16" : engine_kind_str(req->kind));
     groth16_convention format;
     cuzk_status st = dmn_registry_check(&d->reg, &format, req->circuit_id, err);
     if (st != CUZK_OK)
@@ -416,7 +442,8 @@ static cuzk_status request_check(engine_kind *kind, daemon_t *d, const daemon_re
 
 /* Journals the request (or finds its request id's job). submit_mu held. */
 static cuzk_status job_accept(daemon_t *d, uint64_t *id, int *existing, engine_kind kind,
-                              const char *circuit, const daemon_request_t *req, cuzk_error_t *err)
+                              cuzk_priority prio, const char *circuit, const daemon_request_t *req,
+                              cuzk_error_t *err)
 {
     const char *rid = req->request_id && req->request_id[0] ? req->request_id : NULL;
     uint64_t found = 0;
@@ -430,13 +457,23 @@ static cuzk_status job_accept(daemon_t *d, uint64_t *id, int *existing, engine_k
         if (n >= d->cfg.daemon.max_queued_jobs)
             return cuzk_error_set(err, CUZK_ERR_BUSY, "queue full (%zu jobs)", n);
     }
-    size_t n_in = req->n_witnesses ? req->n_witnesses : 1;
+    const daemon_filecoin_t *f = req->filecoin;
+    /* A Filecoin job: its header (the request's values), then its vanilla
+     * proofs; resume_one rebuilds the job from them. */
+    size_t n_in = f ? f->n_vanilla + 1 : req->n_witnesses ? req->n_witnesses : 1;
     journal_input_t *in = calloc(n_in, sizeof *in);
     if (!in)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "daemon_submit: no memory");
-    for (size_t i = 0; i < req->n_witnesses; i++)
+    uint8_t header[DMN_FIL_HEADER_BYTES];
+    if (f) {
+        dmn_fil_header_write(header, f);
+        in[0] = (journal_input_t){header, sizeof header, NULL};
+        for (size_t i = 0; i < f->n_vanilla; i++)
+            in[i + 1] = (journal_input_t){f->vanilla[i].data, f->vanilla[i].len, NULL};
+    }
+    for (size_t i = 0; !f && i < req->n_witnesses; i++)
         in[i] = (journal_input_t){req->witnesses[i].data, req->witnesses[i].len, NULL};
-    journal_spec_t spec = {rid, (int)kind, (int)req->priority, circuit, in, n_in};
+    journal_spec_t spec = {rid, (int)kind, (int)prio, circuit, in, n_in};
     st = journal_accept(d->journal, id, existing, &spec, err);
     free(in);
     return st;
@@ -449,8 +486,19 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
     cuzk_status st = CUZK_OK;
     dmn_key_t *k = NULL;
     uint64_t waited = 0;
-    if (is_groth16(j->kind))
+    if (j->fil) {
+        st = dmn_registry_get_fil(&d->reg, &k, &waited, j->fil->job, &e);
+        if (st == CUZK_OK && dmn_key_n_public(k) != fil_job_n_inputs(j->fil->job))
+            st = cuzk_error_set(&e, CUZK_ERR_FORMAT,
+                                "%s: the circuit has %zu public inputs; the request's values "
+                                "give %zu",
+                                k->id, dmn_key_n_public(k), fil_job_n_inputs(j->fil->job));
+        j->fil->n_public = st == CUZK_OK ? dmn_key_n_public(k) : 0;
+        j->fil->threads = d->cfg.synthesis.stage_threads;
+        n = j->fil->n_parts;
+    } else if (is_groth16(j->kind)) {
         st = dmn_registry_get(&d->reg, &k, &waited, j->circuit, &e);
+    }
     pthread_mutex_lock(&d->mu);
     j->srs_load_ms = waited;
     int cancelled = j->cancel_requested;
@@ -467,8 +515,12 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
             st = cuzk_error_set(&e, CUZK_ERR_NOMEM, "daemon_submit: no memory");
         } else {
             for (size_t i = 0; i < n; i++)
-                ws[i] = (engine_witness_t){
-                    .form = ENGINE_WITNESS_WTNS, .wtns = w[i].data, .size = w[i].len};
+                ws[i] = j->fil ? (engine_witness_t){.form = ENGINE_WITNESS_FN,
+                                                    .fn = dmn_fil_witness,
+                                                    .ctx = &j->fil->parts[i]}
+                               : (engine_witness_t){.form = ENGINE_WITNESS_WTNS,
+                                                    .wtns = w[i].data,
+                                                    .size = w[i].len};
             engine_job_spec_t spec = {.kind = j->kind,
                                       .user = j,
                                       .priority = j->prio,
@@ -518,17 +570,33 @@ cuzk_status daemon_submit(daemon_t *d, uint64_t *job_id, int *existing, const da
     pthread_mutex_unlock(&d->mu);
     if (stopping)
         return cuzk_error_set(err, CUZK_ERR_CANCELLED, "daemon shutting down");
+    cuzk_priority prio =
+        req->priority == DAEMON_PRIO_BY_KIND ? daemon_kind_priority(kind) : req->priority;
+    dmn_fil_t *fil = NULL;
+    size_t n_parts = req->n_witnesses;
+    if (req->filecoin) {
+        if ((st = dmn_fil_new(&fil, kind, req->filecoin, err)) != CUZK_OK)
+            return st;
+        if ((st = dmn_registry_check_fil(&d->reg, fil->job, err)) != CUZK_OK) {
+            dmn_fil_free(fil);
+            return st;
+        }
+        n_parts = fil->n_parts;
+    }
     const char *circuit =
         req->circuit_id && req->circuit_id[0] ? req->circuit_id : engine_kind_str(kind);
     uint64_t id = 0;
     int ex = 0;
     pthread_mutex_lock(&d->submit_mu);
-    st = job_accept(d, &id, &ex, kind, circuit, req, err);
+    st = job_accept(d, &id, &ex, kind, prio, circuit, req, err);
     dmn_job_t *j = NULL;
     if (st == CUZK_OK && !ex)
-        j = dmn_job_add(d, id, kind, req->priority, circuit, req->n_witnesses, journal_clock_ms(),
-                        0);
+        j = dmn_job_add(d, id, kind, prio, circuit, n_parts, journal_clock_ms(), 0);
+    if (j) /* before any other thread can start it: only this one does */
+        j->fil = fil;
     pthread_mutex_unlock(&d->submit_mu);
+    if (!j)
+        dmn_fil_free(fil);
     if (st != CUZK_OK)
         return st;
     *job_id = id;
@@ -541,8 +609,8 @@ cuzk_status daemon_submit(daemon_t *d, uint64_t *job_id, int *existing, const da
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "daemon_submit: no memory");
     }
     dmn_log(d, CONFIG_LOG_DEBUG, "job %llu %s %s: accepted (%zu partitions, %s)",
-            (unsigned long long)id, engine_kind_str(kind), circuit, req->n_witnesses,
-            cuzk_priority_str(req->priority));
+            (unsigned long long)id, engine_kind_str(kind), circuit, n_parts,
+            cuzk_priority_str(prio));
     return dmn_job_start(d, j, req->witnesses, req->n_witnesses, err);
 }
 

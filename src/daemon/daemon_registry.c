@@ -11,13 +11,24 @@
  * dropped the registry's reference. Submitters hold a "use" (users) from
  * dmn_registry_get until their engine_submit returned, which is what makes
  * the evict check (no use, no engine reference but ours) race-free: a job
- * can only take an engine reference inside a use. */
+ * can only take an engine reference inside a use.
+ *
+ * Filecoin keys are entries like the others, named by their parameter
+ * stem: the .params mapped, the .vk read and compared with the .params'
+ * own, the circuit from fil_circuit_load (recorded once, then read from
+ * its cache file beside the parameters, the name `cuzk filecoin prove`
+ * uses, so the CLI and the daemon share the cache). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cuzk/bellperson.h"
 #include "cuzk/ccs.h"
+#include "cuzk/filecoin_params.h"
+#include "cuzk/filecoin_prove.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
 #include "cuzk/key_load.h"
 #include "cuzk/request.h"
 #include "daemon/daemon_internal.h"
@@ -32,10 +43,16 @@ const char *daemon_key_state_str(int state)
 
 typedef struct key_files {
     groth16_convention format;
-    char path[2][CONFIG_PATH_MAX]; /* .zkey; or .params and .ccs */
+    char path[2][CONFIG_PATH_MAX]; /* .zkey; or .params and .ccs (Filecoin: .params and .vk) */
     uint64_t size[2];
     unsigned n;
     uint64_t bytes;
+    /* Filecoin: the circuit to record, and its cache file */
+    int fil;
+    fil_circuit_kind kind;
+    uint64_t sector_size;
+    fil_api_version api;
+    char ccs[CONFIG_PATH_MAX];
 } key_files_t;
 
 static int regular_file(const char *path, uint64_t *size)
@@ -91,6 +108,41 @@ static cuzk_status key_locate(key_files_t *f, const dmn_registry_t *r, const cha
                           id, id, id, r->dir);
 }
 
+/* A Filecoin job's files: <stem>.params and <stem>.vk in fil_dir (both
+ * must be there: CUZK_ERR_ARG naming the missing one), the circuit cache
+ * beside them (made on first use). */
+static cuzk_status fil_locate(key_files_t *f, const dmn_registry_t *r, const fil_job_t *job,
+                              cuzk_error_t *err)
+{
+    memset(f, 0, sizeof *f);
+    const char *stem = fil_job_param_stem(job);
+    cuzk_error_t e = {0};
+    if (fil_params_path(f->path[0], sizeof f->path[0], r->fil_dir, stem, "params", 1, &e) !=
+            CUZK_OK ||
+        fil_params_path(f->path[1], sizeof f->path[1], r->fil_dir, stem, "vk", 1, &e) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s", e.msg); /* names the file */
+    int n = snprintf(f->ccs, sizeof f->ccs, "%s/%s.cuzk-%s.ccs", r->fil_dir, stem,
+                     FIL_CIRCUIT_CACHE_REV);
+    if (n < 0 || (size_t)n >= sizeof f->ccs)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: path too long", stem);
+    if (!regular_file(f->path[0], &f->size[0]) || !regular_file(f->path[1], &f->size[1]))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: not a regular file", f->path[0]);
+    f->format = GROTH16_BELLPERSON;
+    f->n = 2;
+    f->bytes = f->size[0] + f->size[1];
+    f->fil = 1;
+    f->kind = fil_job_kind(job);
+    f->sector_size = fil_job_sector_size(job);
+    f->api = fil_job_api(job);
+    return CUZK_OK;
+}
+
+cuzk_status dmn_registry_check_fil(dmn_registry_t *r, const fil_job_t *job, cuzk_error_t *err)
+{
+    key_files_t f;
+    return fil_locate(&f, r, job, err);
+}
+
 /* ---- loading ---- */
 
 typedef struct dmn_loaded {
@@ -126,8 +178,52 @@ static cuzk_status prefixed(cuzk_error_t *err, const char *id, cuzk_status st,
     return cuzk_error_set(err, st, "circuit '%s': %s", id, inner->msg);
 }
 
+static int vk_same(const groth16_vk_t *a, const groth16_vk_t *b)
+{
+    if (a->n_ic != b->n_ic || !g1_affine_equal(&a->alpha_g1, &b->alpha_g1) ||
+        !g2_affine_equal(&a->beta_g2, &b->beta_g2) ||
+        !g2_affine_equal(&a->gamma_g2, &b->gamma_g2) ||
+        !g2_affine_equal(&a->delta_g2, &b->delta_g2))
+        return 0;
+    for (size_t i = 0; i < a->n_ic; i++)
+        if (!g1_affine_equal(&a->ic[i], &b->ic[i]))
+            return 0;
+    return 1;
+}
+
+/* A Filecoin key: the .params mapped, its .vk checked against it (a
+ * verifier holds the .vk: proofs must verify there), the circuit recorded
+ * or read from its cache, and the key's sizes checked against the circuit. */
+static cuzk_status fil_key_load(dmn_loaded_t *l, dmn_registry_t *r, dmn_key_t *k,
+                                const key_files_t *f, cuzk_error_t *err)
+{
+    groth16_vk_t vk;
+    memset(&vk, 0, sizeof vk);
+    cuzk_status st =
+        bellperson_params_open(&l->p, f->path[0], BELLPERSON_CHECK_KEY, r->threads, err);
+    if (st != CUZK_OK)
+        return st;
+    set_progress(r, k, f->size[0]);
+    if ((st = bellperson_vk_load(&vk, f->path[1], err)) != CUZK_OK)
+        return st;
+    int same = vk_same(&vk, &l->p.vk);
+    groth16_vk_free(&vk);
+    if (!same)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s is not the verifying key of %s", f->path[1],
+                              f->path[0]);
+    fil_circuit_source src;
+    st = fil_circuit_load(&l->c, &src, f->kind, f->sector_size, f->api, f->ccs, r->threads, err);
+    if (st != CUZK_OK)
+        return st;
+    if (l->p.vk.n_ic != (size_t)l->c.n_public + 1)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s has %zu IC points; the %s circuit has %u inputs", f->path[0],
+                              l->p.vk.n_ic, fil_circuit_kind_str(f->kind), l->c.n_public);
+    return groth16_pk_from_params(&l->pk, &l->p, l->c.n_vars, err);
+}
+
 static cuzk_status key_load(dmn_registry_t *r, dmn_key_t *k, const key_files_t *f,
-                            engine_key_t **ek, cuzk_error_t *err)
+                            engine_key_t **ek, size_t *n_public, cuzk_error_t *err)
 {
     cuzk_error_t e = {0};
     cuzk_status st;
@@ -145,6 +241,8 @@ static cuzk_status key_load(dmn_registry_t *r, dmn_key_t *k, const key_files_t *
         if (st == CUZK_OK)
             st = groth16_pk_from_zkey(&l->pk, &l->z, &e);
         /* a zkey's circuit has no C: a bad witness fails at verification */
+    } else if (f->fil) {
+        st = fil_key_load(l, r, k, f, &e); /* checked as made: dmn_fil_witness */
     } else {
         st = bellperson_params_open(&l->p, f->path[0], BELLPERSON_CHECK_KEY, r->threads, &e);
         if (st == CUZK_OK) {
@@ -156,6 +254,7 @@ static cuzk_status key_load(dmn_registry_t *r, dmn_key_t *k, const key_files_t *
         spec.check = &l->c; /* names the broken constraint of a bad witness */
     }
     if (st == CUZK_OK) {
+        *n_public = l->c.n_public;
         spec.destroy = loaded_free;
         spec.destroy_ctx = l;
         st = engine_key_register(r->engine, ek, &spec, &e);
@@ -244,6 +343,8 @@ cuzk_status dmn_registry_init(dmn_registry_t *r, engine_t *e, const cuzk_config_
     memset(r, 0, sizeof *r);
     r->engine = e;
     memcpy(r->dir, cfg->srs.dir, sizeof r->dir);
+    snprintf(r->fil_dir, sizeof r->fil_dir, "%s",
+             cfg->srs.filecoin_params[0] ? cfg->srs.filecoin_params : fil_params_dir_default());
     r->max_resident = cfg->srs.max_resident;
     r->threads = cfg->synthesis.prove_threads;
     if (pthread_mutex_init(&r->mu, NULL) != 0)
@@ -287,15 +388,18 @@ cuzk_status dmn_registry_check(dmn_registry_t *r, groth16_convention *format, co
     return st;
 }
 
-cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
-                             const char *id, cuzk_error_t *err)
+/* dmn_registry_get for a circuit id (job NULL) or a Filecoin job's stem. */
+static cuzk_status registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
+                                const char *id, const fil_job_t *job, cuzk_error_t *err)
 {
     *out = NULL;
     if (waited_ms)
         *waited_ms = 0;
-    cuzk_status st = request_circuit_id_check(id, err);
+    cuzk_status st = job ? CUZK_OK : request_circuit_id_check(id, err);
     if (st != CUZK_OK)
         return st;
+    if (strlen(id) > DAEMON_KEY_ID_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "key id '%.40s...' is too long", id);
     uint64_t t0 = ledger_clock_ns();
     pthread_mutex_lock(&r->mu);
     dmn_key_t *k;
@@ -311,7 +415,7 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
         return CUZK_OK;
     }
     key_files_t f;
-    if ((st = key_locate(&f, r, id, err)) != CUZK_OK ||
+    if ((st = job ? fil_locate(&f, r, job, err) : key_locate(&f, r, id, err)) != CUZK_OK ||
         (st = make_room(r, id, f.bytes, err)) != CUZK_OK) {
         pthread_mutex_unlock(&r->mu);
         return st;
@@ -323,6 +427,7 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
     }
     memcpy(k->id, id, strlen(id) + 1);
     k->format = f.format;
+    k->filecoin = f.fil;
     k->state = DAEMON_KEY_LOADING;
     k->bytes = f.bytes;
     k->users = 1;
@@ -331,7 +436,8 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
     pthread_mutex_unlock(&r->mu);
 
     engine_key_t *ek = NULL;
-    st = key_load(r, k, &f, &ek, err);
+    size_t n_public = 0;
+    st = key_load(r, k, &f, &ek, &n_public, err);
     uint64_t t1 = ledger_clock_ns();
     pthread_mutex_lock(&r->mu);
     if (st != CUZK_OK) {
@@ -340,6 +446,7 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
         k = NULL;
     } else {
         k->ek = ek;
+        k->n_public = n_public;
         k->state = DAEMON_KEY_LOADED;
         k->loaded_bytes = k->bytes;
         k->load_ms = (t1 - t0) / 1000000u;
@@ -351,6 +458,23 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
         *waited_ms = (t1 - t0) / 1000000u;
     *out = k;
     return st;
+}
+
+cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
+                             const char *id, cuzk_error_t *err)
+{
+    return registry_get(r, out, waited_ms, id, NULL, err);
+}
+
+cuzk_status dmn_registry_get_fil(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
+                                 const fil_job_t *job, cuzk_error_t *err)
+{
+    return registry_get(r, out, waited_ms, fil_job_param_stem(job), job, err);
+}
+
+size_t dmn_key_n_public(const dmn_key_t *k)
+{
+    return k->n_public;
 }
 
 void dmn_registry_put(dmn_registry_t *r, dmn_key_t *k)

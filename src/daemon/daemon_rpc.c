@@ -118,12 +118,44 @@ static engine_kind kind_from_proto(int k)
 }
 
 /* proto LOW..CRITICAL are 1..4, cuzk_priority's 0..3 in the same order;
- * rpc_validate_submit has refused anything else but UNSPECIFIED. */
+ * rpc_validate_submit has refused anything else but UNSPECIFIED, which
+ * is the kind's own (daemon_kind_priority). */
 static cuzk_priority priority_from_proto(int p)
 {
     return p >= CUZK__V1__PRIORITY__LOW && p <= CUZK__V1__PRIORITY__CRITICAL
                ? (cuzk_priority)(p - CUZK__V1__PRIORITY__LOW + CUZK_PRIO_LOW)
-               : CUZK_PRIO_NORMAL;
+               : DAEMON_PRIO_BY_KIND;
+}
+
+static daemon_blob_t blob_of(const ProtobufCBinaryData *b)
+{
+    return (daemon_blob_t){b->data, b->len};
+}
+
+/* A Filecoin request's values as the daemon takes them; *v (malloc'd,
+ * the caller frees it) holds the vanilla proofs. 0 on NOMEM. */
+static int filecoin_from_proto(daemon_filecoin_t *f, daemon_blob_t **v,
+                               const Cuzk__V1__SubmitProofRequest *req)
+{
+    int porep = req->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+    size_t n = porep ? 1 : req->n_vanilla_proofs;
+    *v = calloc(n ? n : 1, sizeof **v);
+    if (!*v)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        (*v)[i] = blob_of(porep ? &req->vanilla_proof : &req->vanilla_proofs[i]);
+    *f = (daemon_filecoin_t){.registered_proof = req->registered_proof,
+                             .sector_size = req->sector_size,
+                             .sector_number = req->sector_number,
+                             .miner_id = req->miner_id,
+                             .partition_index = req->partition_index,
+                             .randomness = blob_of(&req->randomness),
+                             .comm_r_old = blob_of(&req->comm_r_old),
+                             .comm_r_new = blob_of(&req->comm_r_new),
+                             .comm_d_new = blob_of(&req->comm_d_new),
+                             .vanilla = *v,
+                             .n_vanilla = n};
+    return 1;
 }
 
 /* Validates req and hands it to daemon_submit. Returns the job id (0 with
@@ -134,9 +166,7 @@ static uint64_t submit(daemon_rpc_t *ctx, daemon_t *d, int *existing,
 {
     cuzk_error_t err = {0};
     cuzk_status s = rpc_validate_submit(req, &ctx->limits, &err);
-    /* UNSUPPORTED is a Filecoin kind whose request_id and priority passed:
-     * the daemon journals it FAILED, so that AwaitProof explains. */
-    if (s != CUZK_OK && s != CUZK_ERR_UNSUPPORTED) {
+    if (s != CUZK_OK) {
         rpc_status_set(st, GRPC_STATUS_INVALID_ARGUMENT, "%s", err.msg);
         return 0;
     }
@@ -150,12 +180,25 @@ static uint64_t submit(daemon_rpc_t *ctx, daemon_t *d, int *existing,
     }
     for (size_t i = 0; i < n; i++)
         w[i] = (daemon_blob_t){req->witnesses[i].data, req->witnesses[i].len};
-    daemon_request_t dr = {
-        kind, priority_from_proto(req->priority), req->request_id, req->circuit_id, w, n};
+    daemon_filecoin_t fil;
+    daemon_blob_t *vanilla = NULL;
+    if (!groth16 && !filecoin_from_proto(&fil, &vanilla, req)) {
+        free(w);
+        fail_nomem(st);
+        return 0;
+    }
+    daemon_request_t dr = {kind,
+                           priority_from_proto(req->priority),
+                           req->request_id,
+                           req->circuit_id,
+                           w,
+                           n,
+                           groth16 ? NULL : &fil};
     uint64_t id = 0;
     err = (cuzk_error_t){0};
     s = daemon_submit(d, &id, existing, &dr, &err);
     free(w);
+    free(vanilla);
     if (!id)
         fail(st, s, &err);
     return id;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuzk/journal.h"
 #include "cuzk/request.h"
 #include "cuzk/rpc.h"
 
@@ -53,6 +54,59 @@ static cuzk_status check_witnesses(const Cuzk__V1__SubmitProofRequest *req, cons
     return CUZK_OK;
 }
 
+static cuzk_status check_bytes32(const ProtobufCBinaryData *b, const char *name, cuzk_error_t *err)
+{
+    if (b->len != 0 && b->len != 32)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s has %zu bytes (32 expected)", name, b->len);
+    return CUZK_OK;
+}
+
+/* Shapes only: what the values mean is the daemon's (daemon_filecoin.c). */
+static cuzk_status check_vanilla(const Cuzk__V1__SubmitProofRequest *req, const rpc_limits_t *lim,
+                                 cuzk_error_t *err)
+{
+    int porep = req->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+    if (req->n_witnesses)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "witnesses: a Filecoin request takes vanilla "
+                              "proofs");
+    if (req->circuit_id && req->circuit_id[0]) {
+        cuzk_status s = request_circuit_id_check(req->circuit_id, err);
+        if (s != CUZK_OK)
+            return s;
+    }
+    if (porep && (req->n_vanilla_proofs || !req->vanilla_proof.len))
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              req->n_vanilla_proofs
+                                  ? "vanilla_proofs: a PoRep takes its C1 in vanilla_proof"
+                                  : "vanilla_proof is missing (the C1 output)");
+    if (!porep && (req->vanilla_proof.len || !req->n_vanilla_proofs))
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              req->vanilla_proof.len
+                                  ? "vanilla_proof: this kind takes vanilla_proofs"
+                                  : "vanilla_proofs is missing");
+    if (req->n_vanilla_proofs >= JOURNAL_INPUTS_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%zu vanilla_proofs (at most %d)",
+                              req->n_vanilla_proofs, JOURNAL_INPUTS_MAX - 1);
+    size_t total = 0;
+    for (size_t i = 0; i < req->n_vanilla_proofs + (size_t)porep; i++) {
+        size_t n = porep ? req->vanilla_proof.len : req->vanilla_proofs[i].len;
+        if (n < 1 || n > lim->max_witness_bytes)
+            return cuzk_error_set(err, CUZK_ERR_ARG, "vanilla_proofs[%zu] has %zu bytes (1..%zu)",
+                                  i, n, lim->max_witness_bytes);
+        if (!add_within(&total, n, lim->max_total_bytes))
+            return cuzk_error_set(err, CUZK_ERR_ARG, "vanilla proofs are over %zu bytes in all",
+                                  lim->max_total_bytes);
+    }
+    cuzk_status s;
+    if ((s = check_bytes32(&req->randomness, "randomness", err)) != CUZK_OK ||
+        (s = check_bytes32(&req->comm_r_old, "comm_r_old", err)) != CUZK_OK ||
+        (s = check_bytes32(&req->comm_r_new, "comm_r_new", err)) != CUZK_OK ||
+        (s = check_bytes32(&req->comm_d_new, "comm_d_new", err)) != CUZK_OK)
+        return s;
+    return CUZK_OK;
+}
+
 cuzk_status rpc_validate_submit(const Cuzk__V1__SubmitProofRequest *req, const rpc_limits_t *limits,
                                 cuzk_error_t *err)
 {
@@ -75,11 +129,7 @@ cuzk_status rpc_validate_submit(const Cuzk__V1__SubmitProofRequest *req, const r
     case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
     case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE:
     case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION:
-    case CUZK__V1__PROOF_KIND__WINNING_POST:
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "proof_kind %d: Filecoin vanilla proofs are not supported "
-                              "(use GROTH16_CIRCUIT with a registered circuit_id)",
-                              kind);
+    case CUZK__V1__PROOF_KIND__WINNING_POST: return check_vanilla(req, limits, err);
     case CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED:
         return cuzk_error_set(err, CUZK_ERR_ARG, "proof_kind is unspecified");
     default: return cuzk_error_set(err, CUZK_ERR_ARG, "proof_kind %d is not a ProofKind", kind);

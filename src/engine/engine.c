@@ -513,10 +513,7 @@ cuzk_status engine_drain(engine_t *e, int timeout_ms, cuzk_error_t *err)
 
 static cuzk_status check_spec(const engine_job_spec_t *s, cuzk_error_t *err)
 {
-    if (s->kind >= ENGINE_KIND_POREP && s->kind < ENGINE_KIND_COUNT)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "unsupported proof kind '%s'",
-                              engine_kind_str(s->kind));
-    if (s->kind != ENGINE_KIND_SNARKJS && s->kind != ENGINE_KIND_BELLPERSON)
+    if ((int)s->kind < 0 || (int)s->kind >= ENGINE_KIND_COUNT)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_submit: unknown kind %d", (int)s->kind);
     if ((int)s->priority < 0 || (int)s->priority >= CUZK_PRIO_COUNT)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_submit: priority %d", (int)s->priority);

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The daemon proves Filecoin requests sent over gRPC by a client in another
+# language (tests/daemon_filecoin.py: Python, Debian's grpcio, stubs made
+# from proto/cuzk/v1/proving.proto), filled the way Curio fills them, at
+# 2 KiB: gen-vanilla inputs, `filecoin setup` test keys, the CPU device.
+# Every proof is checked with `cuzk filecoin verify`. Then bad requests
+# (refused naming the field; a tampered vanilla proof fails the job), a
+# missing parameter file (refused naming it), GetStatus listing the keys,
+# and a restart in the middle: kill -9 right after jobs were accepted, and
+# the next daemon proves them under their ids.
+# Usage: daemon_filecoin.sh <cuzk binary> <source dir>
+set -u
+cuzk="$1"
+src="$2"
+work=$(mktemp -d)
+daemon_pid=""
+cleanup() {
+    [ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail=0
+py=python3
+python3 -c 'import grpc, grpc_tools.protoc' 2>/dev/null || py=/usr/bin/python3
+if ! "$py" -c 'import grpc, grpc_tools.protoc' 2>/dev/null; then
+    echo "FAIL: no Python gRPC (tools/install-deps.sh installs python3-grpcio, python3-grpc-tools)"
+    exit 1
+fi
+params="$work/params" in="$work/in" out="$work/out"
+mkdir -p "$params" "$in" "$out" "$work/srs"
+sock="$work/cuzk.sock"
+client() { "$py" "$src/tests/daemon_filecoin.py" "$src/proto" "$sock" "$in" "$out" "$@"; }
+
+# run DESCRIPTION CMD...: CMD must exit 0.
+run() {
+    local what="$1"
+    shift
+    if "$@" >"$work/log" 2>&1; then
+        echo "ok: $what"
+    else
+        echo "FAIL: $what"
+        sed 's/^/    /' "$work/log"
+        fail=1
+    fi
+}
+
+kinds="winning-post window-post snap-deals"
+[ "${CUZK_FIL_POREP:-1}" = 1 ] && kinds="$kinds porep"
+for kind in $kinds; do
+    extra=""
+    [ "$kind" = window-post ] && extra="--sectors 3" # two partitions: 2 + 1 sectors
+    run "$kind: gen-vanilla" "$cuzk" filecoin gen-vanilla --kind $kind --sector-size 2KiB \
+        --seed 7 $extra --out "$in/$kind"
+    [ "$kind" = snap-deals ] && continue # its keys come after the missing-file check
+    run "$kind: setup" "$cuzk" filecoin setup --kind $kind --sector-size 2KiB \
+        --params-dir "$params" --seed 3
+done
+# WindowPoSt partition k's own public values (Curio proves one partition a
+# request): its sectors and its index
+for k in 0 1; do
+    "$py" - "$in/window-post/public.json" "$in/window-post/public-$k.json" $k <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+k = int(sys.argv[3])
+p["sectors"] = p["sectors"][2 * k:2 * k + 2]
+p["partition"] = k
+json.dump(p, open(sys.argv[2], "w"))
+EOF
+done
+
+start_daemon() {
+    "$cuzk" daemon --device cpu --listen "unix://$sock" --set daemon.journal="$work/journal.db" \
+        --set srs.dir="$work/srs" --set srs.filecoin_params="$params" \
+        --set gpus.workers_per_gpu=1 --set logging.level=debug >>"$work/daemon.log" 2>&1 &
+    daemon_pid=$!
+    for _ in $(seq 1 300); do
+        grep -q "listening on" "$work/daemon.log" 2>/dev/null && [ -S "$sock" ] && return 0
+        sleep 0.1
+    done
+    echo "FAIL: the daemon did not start"
+    sed 's/^/    /' "$work/daemon.log"
+    fail=1
+    return 1
+}
+
+# verify NAME PUBLIC: `cuzk filecoin verify` accepts OUT/NAME.proof
+verify() {
+    run "$1: cuzk filecoin verify" "$cuzk" filecoin verify --public "$2" --params-dir "$params" \
+        "$out/$1.proof"
+}
+
+start_daemon || exit 1
+# no SnapDeals keys yet: refused at submit, naming the file
+if client prove snap-deals >"$work/log" 2>&1 || ! grep -q "v28-empty-sector-update" "$work/log"
+then
+    echo "FAIL: snap-deals without its parameters"
+    sed 's/^/    /' "$work/log"
+    fail=1
+else
+    echo "ok: snap-deals without its parameters: refused naming the file"
+fi
+run "snap-deals: setup" "$cuzk" filecoin setup --kind snap-deals --sector-size 2KiB \
+    --params-dir "$params" --seed 3
+
+run "winning-post: Prove" client prove winning-post
+verify winning-post "$in/winning-post/public.json"
+for k in 0 1; do
+    run "window-post partition $k: Prove" client prove window-post $k
+    verify window-post-$k "$in/window-post/public-$k.json"
+done
+run "snap-deals: Prove" client prove snap-deals
+verify snap-deals "$in/snap-deals/public.json"
+if [ "${CUZK_FIL_POREP:-1}" = 1 ]; then
+    run "porep: Prove (Curio's envelope)" client prove porep
+    verify porep "$in/porep/public.json"
+fi
+run "bad requests" client bad
+cat "$work/log" | sed 's/^/    /'
+run "GetStatus" client status
+grep -q "key v28-proof-of-spacetime-fallback" "$work/log" ||
+    { echo "FAIL: GetStatus does not list the PoSt key"; sed 's/^/    /' "$work/log"; fail=1; }
+
+# A restart in the middle: three jobs accepted (new request ids: the
+# finished ones above would be answered from the journal), kill -9, and
+# the next daemon resumes them from the journal.
+rm -f "$out"/*.proof
+ids=()
+for k in 0 1; do
+    id=$(client submit window-post $k 2>"$work/log") || { cat "$work/log"; fail=1; }
+    ids+=("$id")
+done
+kill -9 "$daemon_pid"
+wait "$daemon_pid" 2>/dev/null
+daemon_pid=""
+rm -f "$sock"
+start_daemon || exit 1
+for k in 0 1; do
+    run "after a restart: AwaitProof window-post $k (job ${ids[$k]})" \
+        client await "${ids[$k]}" window-post-$k
+    verify window-post-$k "$in/window-post/public-$k.json"
+done
+grep -q "resumed" "$work/daemon.log" ||
+    echo "note: every job had finished before the kill (nothing to resume)"
+kill -TERM "$daemon_pid"
+wait "$daemon_pid" 2>/dev/null
+daemon_pid=""
+[ "$fail" = 0 ] && echo "daemon_filecoin: all passed"
+exit $fail

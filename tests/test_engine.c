@@ -1053,6 +1053,100 @@ static void test_priority_critical(void **state)
     rig_stop(r);
 }
 
+/* The critical lane: a NORMAL job's synthesis holds the only pool thread
+ * (its witness generator blocks until the CRITICAL job is done) and fills
+ * the ready queue; the CRITICAL job is still witnessed (by the lane, one
+ * past ready_max), proved by the next free worker and verified, so its
+ * await returns. Without the lane it would wait for the NORMAL synthesis
+ * forever (here: the generator's 20 s bound, then the await's timeout). */
+typedef struct hold_ctx {
+    gen_ctx_t g;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int released, held;
+} hold_ctx_t;
+
+static cuzk_status hold_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+{
+    hold_ctx_t *h = ctx;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 20;
+    pthread_mutex_lock(&h->mu);
+    h->held = 1;
+    pthread_cond_broadcast(&h->cv);
+    while (!h->released && pthread_cond_timedwait(&h->cv, &h->mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&h->mu);
+    return gen_fill(&h->g, w, n, err);
+}
+
+static void lane_run(int lane)
+{
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.witness_threads = 1;
+    r->cfg.ready_max = 1;
+    r->cfg.critical_lane = lane;
+    rig_start(r);
+    hold_ctx_t h = {.g = {g_bp.w, g_bp.pk.n_vars, 0, 0}};
+    pthread_mutex_init(&h.mu, NULL);
+    pthread_cond_init(&h.cv, NULL);
+    gen_ctx_t quick = {g_bp.w, g_bp.pk.n_vars, 0, 0};
+    engine_witness_t wit[2] = {{.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &quick},
+                               {.form = ENGINE_WITNESS_FN, .fn = hold_fill, .ctx = &h}};
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = r,
+                              .priority = CUZK_PRIO_NORMAL,
+                              .key = r->kbp,
+                              .witnesses = wit,
+                              .n_partitions = 2};
+    engine_job_id_t normal = 0, crit = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_submit(r->e, &normal, &spec, &err), CUZK_OK);
+    pthread_mutex_lock(&h.mu);
+    while (!h.held)
+        pthread_cond_wait(&h.cv, &h.mu);
+    pthread_mutex_unlock(&h.mu);
+    /* the pool thread is in partition 1's synthesis, which fills the
+     * ready queue (it counts while witnessed) */
+    spec.priority = CUZK_PRIO_CRITICAL;
+    spec.witnesses = &wit[0];
+    spec.n_partitions = 1;
+    assert_int_equal(engine_submit(r->e, &crit, &spec, &err), CUZK_OK);
+    engine_result_t res;
+    cuzk_status st = engine_await(r->e, crit, lane ? 60000 : 2000, &res, &err);
+    if (lane) {
+        if (st != CUZK_OK)
+            fail_msg("the CRITICAL job did not finish while NORMAL synthesis held the pool: %s",
+                     err.msg);
+        assert_int_equal(res.state, ENGINE_JOB_DONE);
+        engine_result_free(&res);
+    } else {
+        assert_int_equal(st, CUZK_ERR_TIMEOUT); /* what the lane is for */
+    }
+    pthread_mutex_lock(&h.mu);
+    h.released = 1;
+    pthread_cond_broadcast(&h.cv);
+    pthread_mutex_unlock(&h.mu);
+    await_ok(r, normal, &res);
+    engine_result_free(&res);
+    if (!lane) {
+        await_ok(r, crit, &res);
+        engine_result_free(&res);
+    }
+    rig_stop(r);
+    pthread_cond_destroy(&h.cv);
+    pthread_mutex_destroy(&h.mu);
+}
+
+static void test_critical_lane(void **state)
+{
+    (void)state;
+    lane_run(1);
+    lane_run(0);
+}
+
 /* LOW under a flood of HIGH: with aging it finishes well before the flood;
  * without it, last. Returns how many HIGH jobs finished after it. */
 static unsigned low_under_flood(uint64_t aging_ns)
@@ -2069,6 +2163,7 @@ int main(void)
         cmocka_unit_test_teardown(test_preload_warm, rig_teardown),
         cmocka_unit_test_teardown(test_multi_partition, rig_teardown),
         cmocka_unit_test_teardown(test_priority_critical, rig_teardown),
+        cmocka_unit_test_teardown(test_critical_lane, rig_teardown),
         cmocka_unit_test_teardown(test_priority_aging, rig_teardown),
         cmocka_unit_test_teardown(test_bad_specs, rig_teardown),
         cmocka_unit_test_teardown(test_cancel_queued, rig_teardown),

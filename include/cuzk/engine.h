@@ -163,8 +163,15 @@ typedef struct engine_config {
     const device_t *devices; /* copied */
     unsigned n_devices;      /* 1..ENGINE_MAX_DEVICES */
     int witness_threads;     /* witness/verify pool threads (1..256) */
-    int stage_threads;       /* threads inside one parse, check or verify (<= 0: 1) */
-    int prove_threads;       /* groth16_prove's threads (<= 0: all CPUs) */
+    /* 1: one more pool thread that serves CRITICAL jobs only (by their own
+     * priority, not by aging): their verification and their witnesses,
+     * even when the ready queue is full (by one task beyond ready_max and
+     * ready_bytes_max), so that a WinningPoSt never waits behind seconds
+     * of PoRep synthesis; device workers already take ready tasks in
+     * service order. 0: none. */
+    int critical_lane;
+    int stage_threads; /* threads inside one parse, check or verify (<= 0: 1) */
+    int prove_threads; /* groth16_prove's threads (<= 0: all CPUs) */
     /* Added to the witness/verify pool threads' nice value (0..19; 0:
      * unchanged), so that synthesis never delays the threads that feed
      * the GPUs (Linux; elsewhere ignored). */
@@ -207,7 +214,7 @@ typedef struct engine_config {
     void *done_ctx;
 } engine_config_t;
 
-/* Defaults: no devices, 2 witness threads, stage_threads 1, prove_threads 0,
+/* Defaults: no devices, 2 witness threads and the critical lane, stage_threads 1, prove_threads 0,
  * ready_max 4, ready_bytes_max 0, aging LEDGER_AGING_DEFAULT_NS, 1 retry on
  * another device, 1024 retained jobs, no hook. */
 void engine_config_default(engine_config_t *cfg);

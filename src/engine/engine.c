@@ -300,6 +300,7 @@ void engine_config_default(engine_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->witness_threads = 2;
+    cfg->critical_lane = 1;
     cfg->stage_threads = 1;
     cfg->prove_threads = 0;
     cfg->ready_max = 4;
@@ -318,6 +319,9 @@ static cuzk_status check_config(const engine_config_t *c, cuzk_error_t *err)
     if (c->witness_threads < 1 || c->witness_threads > 256)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: witness_threads %d (1..256)",
                               c->witness_threads);
+    if (c->critical_lane != 0 && c->critical_lane != 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: critical_lane %d (0 or 1)",
+                              c->critical_lane);
     if (c->ready_max < 1)
         return cuzk_error_set(err, CUZK_ERR_ARG, "engine_new: ready_max 0 (>= 1)");
     if (c->witness_nice < 0 || c->witness_nice > 19)
@@ -392,7 +396,7 @@ static cuzk_status engine_start(engine_t *e, const device_t *devices, cuzk_error
 {
     const engine_config_t *c = &e->cfg;
     e->devs = calloc(c->n_devices, sizeof *e->devs);
-    e->pool = calloc((size_t)c->witness_threads, sizeof *e->pool);
+    e->pool = calloc((size_t)c->witness_threads + 1, sizeof *e->pool); /* + the lane */
     if (!e->devs || !e->pool)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: no memory");
     e->n_devs = c->n_devices;
@@ -426,6 +430,12 @@ static cuzk_status engine_start(engine_t *e, const device_t *devices, cuzk_error
     for (int i = 0; i < c->witness_threads; i++) {
         if (pthread_create(&e->pool[i], NULL, eng_pool_main, e) != 0)
             return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: cannot start a pool thread");
+        e->n_pool++;
+    }
+    if (c->critical_lane) {
+        if (pthread_create(&e->pool[e->n_pool], NULL, eng_lane_main, e) != 0)
+            return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                                  "engine_new: cannot start the critical lane");
         e->n_pool++;
     }
     return CUZK_OK;

@@ -277,6 +277,7 @@ int eng_key_make_resident(engine_t *e, engine_key_t *k, eng_device_t *dev, cuzk_
 
 /* engine_pipeline.c */
 void *eng_pool_main(void *arg);
+void *eng_lane_main(void *arg); /* the critical lane (engine_config_t.critical_lane) */
 void *eng_worker_main(void *arg);
 
 #endif

@@ -7,6 +7,10 @@
  * witnessed): that is the backpressure, applied before any work is done, so
  * a pool thread never waits holding a parsed witness. No backfill: when the
  * first task in service order does not fit, nothing behind it is taken.
+ * The critical lane (one more pool thread, engine_config_t.critical_lane)
+ * serves only CRITICAL jobs' verification and witnesses, and may take one
+ * task past the ready queue's bounds: a WinningPoSt never waits for a pool
+ * thread busy with seconds of PoRep synthesis.
  *
  * Device workers (device_t.workers per device) take the first ready
  * task in service order that they may run: not on a device it failed on
@@ -243,21 +247,51 @@ static void pool_lower_priority(int nice_inc)
 #endif
 }
 
-void *eng_pool_main(void *arg)
+/* The first job of the verify queue the thread serves (the lane: a
+ * CRITICAL one only), unlinked; NULL when none. */
+static eng_job_t *verify_take(engine_t *e, int lane)
 {
-    engine_t *e = arg;
+    eng_job_t *prev = NULL, *vj = e->verify_first;
+    while (vj && lane && vj->prio != CUZK_PRIO_CRITICAL) {
+        prev = vj;
+        vj = vj->vnext;
+    }
+    if (!vj)
+        return NULL;
+    if (prev)
+        prev->vnext = vj->vnext;
+    else
+        e->verify_first = vj->vnext;
+    if (e->verify_last == vj)
+        e->verify_last = prev;
+    vj->vnext = NULL;
+    return vj;
+}
+
+/* The lane takes CRITICAL tasks by their own priority, not aged ones. */
+static int lane_ok(const eng_task_t *t, void *ctx)
+{
+    (void)ctx;
+    return t->prio == CUZK_PRIO_CRITICAL;
+}
+
+/* Room for t: the pool's backpressure; the lane may go one task past it,
+ * and only one (a second CRITICAL task waits for room like any other). */
+static int pool_has_room(const engine_t *e, const eng_task_t *t, int lane)
+{
+    return lane ? e->ready_count <= e->cfg.ready_max : ready_has_room(e, t);
+}
+
+static void *pool_loop(engine_t *e, int lane)
+{
     pool_lower_priority(e->cfg.witness_nice);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         eng_reap(e); /* drops the mutex: stopping is read after it */
         if (e->stopping)
             break;
-        eng_job_t *vj = e->verify_first;
+        eng_job_t *vj = verify_take(e, lane);
         if (vj) {
-            e->verify_first = vj->vnext;
-            if (!e->verify_first)
-                e->verify_last = NULL;
-            vj->vnext = NULL;
             if (vj->final) { /* cancelled or failed meanwhile: nothing to check */
                 vj->in_flight--;
                 eng_job_settle_maybe(e, vj);
@@ -268,9 +302,9 @@ void *eng_pool_main(void *arg)
             verify_job(e, vj); /* returns with the mutex held */
             continue;
         }
-        eng_task_t *t =
-            eng_queue_pick(&e->witness_q, ledger_clock_ns(), e->cfg.aging_ns, NULL, NULL);
-        if (!t || !ready_has_room(e, t)) {
+        eng_task_t *t = eng_queue_pick(&e->witness_q, ledger_clock_ns(), e->cfg.aging_ns,
+                                       lane ? lane_ok : NULL, NULL);
+        if (!t || !pool_has_room(e, t, lane)) {
             eng_wait(e, &e->witness_cv);
             continue;
         }
@@ -292,6 +326,16 @@ void *eng_pool_main(void *arg)
     }
     eng_unlock(e);
     return NULL;
+}
+
+void *eng_pool_main(void *arg)
+{
+    return pool_loop(arg, 0);
+}
+
+void *eng_lane_main(void *arg)
+{
+    return pool_loop(arg, 1);
 }
 
 /* ---- device workers ---- */

@@ -32,12 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include "cuzk/daemon.h"
 #include "sim_device.h"
 #include "cuzk/eventlog.h"
+#include "cuzk/filecoin_params.h"
 #include "cuzk/journal.h"
 #include "cuzk/request.h"
 
@@ -374,6 +376,62 @@ static void test_filecoin(void **state)
     for (int k = 0; k < ENGINE_KIND_COUNT; k++)
         assert_int_equal(s.kinds[k].submitted + s.kinds[k].failed, 0);
     assert_int_equal(daemon_job_info(r->d, &(daemon_job_info_t){0}, 1, NULL), CUZK_ERR_ARG);
+    dfix_rig_close(r);
+}
+
+/* Upstream's circuit ids (porep-32g, wpost-32g, winning-32g, ...) name the
+ * v28 files in srs.filecoin_params: GetStatus lists those on disk, key info
+ * answers for them, and a preload loads by them (here: files that are not
+ * keys, refused naming the file). */
+static void write_bytes_file(const char *path, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++)
+        fputc(0x5a, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_filecoin_ids(void **state)
+{
+    (void)state;
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "filecoin ids", 0, 1);
+    char dir[CONFIG_PATH_MAX], stem[FIL_PARAMS_STEM_MAX], path[CONFIG_PATH_MAX + 256];
+    snprintf(dir, sizeof dir, "%s/fil", g.dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(r->cfg.srs.filecoin_params, sizeof r->cfg.srs.filecoin_params, "%s", dir);
+    assert_int_equal(fil_params_stem(stem, sizeof stem, FIL_CIRCUIT_WINNING_POST, 32ull << 30,
+                                     FIL_API_1_1, NULL),
+                     CUZK_OK);
+    snprintf(path, sizeof path, "%s/%s.params", dir, stem);
+    write_bytes_file(path, 100);
+    snprintf(path, sizeof path, "%s/%s.vk", dir, stem);
+    write_bytes_file(path, 50);
+    dfix_rig_start(r);
+    daemon_key_info_t *keys = NULL;
+    size_t n = 0;
+    assert_int_equal(daemon_keys(r->d, &keys, &n, NULL), CUZK_OK);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(keys[i].circuit_id, "winning-32g")) {
+            seen++;
+            assert_int_equal(keys[i].state, DAEMON_KEY_ON_DISK);
+            assert_int_equal(keys[i].bytes, 150);
+        } else {
+            assert_true(strcmp(keys[i].circuit_id, "porep-32g") != 0); /* no files */
+        }
+    assert_int_equal(seen, 1);
+    free(keys);
+    daemon_key_info_t info;
+    cuzk_error_t err = {0};
+    assert_int_equal(daemon_key_info(r->d, &info, "winning-32g", &err), CUZK_OK);
+    assert_int_equal(info.state, DAEMON_KEY_ON_DISK);
+    assert_int_equal(info.bytes, 150);
+    assert_int_equal(daemon_key_info(r->d, &info, "porep-32g", &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "v28-stacked-proof-of-replication"));
+    assert_int_not_equal(daemon_preload(r->d, NULL, NULL, "winning-32g", &err), CUZK_OK);
+    assert_non_null(strstr(err.msg, stem));
     dfix_rig_close(r);
 }
 
@@ -1107,6 +1165,7 @@ int main(void)
         cmocka_unit_test_teardown(test_request_ids, rig_teardown),
         cmocka_unit_test_teardown(test_refused, rig_teardown),
         cmocka_unit_test_teardown(test_filecoin, rig_teardown),
+        cmocka_unit_test_teardown(test_filecoin_ids, rig_teardown),
         cmocka_unit_test_teardown(test_bad_witness, rig_teardown),
         cmocka_unit_test_teardown(test_timeout_cancel, rig_teardown),
         cmocka_unit_test_teardown(test_queue_full, rig_teardown),

@@ -108,14 +108,54 @@ static cuzk_status key_locate(key_files_t *f, const dmn_registry_t *r, const cha
                           id, id, id, r->dir);
 }
 
-/* A Filecoin job's files: <stem>.params and <stem>.vk in fil_dir (both
+/* Upstream cuzk's circuit ids (its srs_manager CircuitId), under which
+ * Curio preloads and GetStatus lists the Filecoin keys; their files are
+ * the v28 parameters of the kind and size (API 1.1: the same files as
+ * 1.0). A Filecoin key of another size is known by its file stem. */
+static const struct fil_id {
+    const char *id;
+    fil_circuit_kind kind;
+    uint64_t sector_size;
+} FIL_IDS[] = {
+    {"porep-32g", FIL_CIRCUIT_POREP, 32ull << 30},
+    {"porep-64g", FIL_CIRCUIT_POREP, 64ull << 30},
+    {"wpost-32g", FIL_CIRCUIT_WINDOW_POST, 32ull << 30},
+    {"winning-32g", FIL_CIRCUIT_WINNING_POST, 32ull << 30},
+    {"snap-32g", FIL_CIRCUIT_SNAP_DEALS, 32ull << 30},
+    {"snap-64g", FIL_CIRCUIT_SNAP_DEALS, 64ull << 30},
+};
+#define N_FIL_IDS (sizeof FIL_IDS / sizeof FIL_IDS[0])
+
+static const struct fil_id *fil_id_find(const char *id)
+{
+    for (size_t i = 0; i < N_FIL_IDS; i++)
+        if (!strcmp(FIL_IDS[i].id, id))
+            return &FIL_IDS[i];
+    return NULL;
+}
+
+/* The registry id of a Filecoin key: the upstream id of its kind and size
+ * when its files are that id's, else its stem. */
+static const char *fil_key_id(const char *stem, fil_circuit_kind kind, uint64_t sector_size)
+{
+    for (size_t i = 0; i < N_FIL_IDS; i++) {
+        char s[FIL_PARAMS_STEM_MAX];
+        if (FIL_IDS[i].kind == kind && FIL_IDS[i].sector_size == sector_size &&
+            fil_params_stem(s, sizeof s, kind, sector_size, FIL_API_1_1, NULL) == CUZK_OK &&
+            !strcmp(s, stem))
+            return FIL_IDS[i].id;
+    }
+    return stem;
+}
+
+/* A Filecoin key's files: <stem>.params and <stem>.vk in fil_dir (both
  * must be there: CUZK_ERR_ARG naming the missing one), the circuit cache
  * beside them (made on first use). */
-static cuzk_status fil_locate(key_files_t *f, const dmn_registry_t *r, const fil_job_t *job,
-                              cuzk_error_t *err)
+static cuzk_status fil_locate_at(key_files_t *f, const dmn_registry_t *r, const char *stem,
+                                 fil_circuit_kind kind, uint64_t sector_size, fil_api_version api,
+                                 cuzk_error_t *err)
 {
     memset(f, 0, sizeof *f);
-    const char *stem = fil_job_param_stem(job);
     cuzk_error_t e = {0};
     if (fil_params_path(f->path[0], sizeof f->path[0], r->fil_dir, stem, "params", 1, &e) !=
             CUZK_OK ||
@@ -131,10 +171,28 @@ static cuzk_status fil_locate(key_files_t *f, const dmn_registry_t *r, const fil
     f->n = 2;
     f->bytes = f->size[0] + f->size[1];
     f->fil = 1;
-    f->kind = fil_job_kind(job);
-    f->sector_size = fil_job_sector_size(job);
-    f->api = fil_job_api(job);
+    f->kind = kind;
+    f->sector_size = sector_size;
+    f->api = api;
     return CUZK_OK;
+}
+
+static cuzk_status fil_locate(key_files_t *f, const dmn_registry_t *r, const fil_job_t *job,
+                              cuzk_error_t *err)
+{
+    return fil_locate_at(f, r, fil_job_param_stem(job), fil_job_kind(job), fil_job_sector_size(job),
+                         fil_job_api(job), err);
+}
+
+/* The files of upstream id x. */
+static cuzk_status fil_locate_id(key_files_t *f, const dmn_registry_t *r, const struct fil_id *x,
+                                 cuzk_error_t *err)
+{
+    char stem[FIL_PARAMS_STEM_MAX];
+    cuzk_status st = fil_params_stem(stem, sizeof stem, x->kind, x->sector_size, FIL_API_1_1, err);
+    if (st != CUZK_OK)
+        return st;
+    return fil_locate_at(f, r, stem, x->kind, x->sector_size, FIL_API_1_1, err);
 }
 
 cuzk_status dmn_registry_check_fil(dmn_registry_t *r, const fil_job_t *job, cuzk_error_t *err)
@@ -415,7 +473,10 @@ static cuzk_status registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *wa
         return CUZK_OK;
     }
     key_files_t f;
-    if ((st = job ? fil_locate(&f, r, job, err) : key_locate(&f, r, id, err)) != CUZK_OK ||
+    const struct fil_id *x = job ? NULL : fil_id_find(id);
+    if ((st = job ? fil_locate(&f, r, job, err)
+              : x ? fil_locate_id(&f, r, x, err)
+                  : key_locate(&f, r, id, err)) != CUZK_OK ||
         (st = make_room(r, id, f.bytes, err)) != CUZK_OK) {
         pthread_mutex_unlock(&r->mu);
         return st;
@@ -469,7 +530,9 @@ cuzk_status dmn_registry_get(dmn_registry_t *r, dmn_key_t **out, uint64_t *waite
 cuzk_status dmn_registry_get_fil(dmn_registry_t *r, dmn_key_t **out, uint64_t *waited_ms,
                                  const fil_job_t *job, cuzk_error_t *err)
 {
-    return registry_get(r, out, waited_ms, fil_job_param_stem(job), job, err);
+    return registry_get(
+        r, out, waited_ms,
+        fil_key_id(fil_job_param_stem(job), fil_job_kind(job), fil_job_sector_size(job)), job, err);
 }
 
 size_t dmn_key_n_public(const dmn_key_t *k)
@@ -524,17 +587,32 @@ cuzk_status dmn_registry_list(dmn_registry_t *r, daemon_key_info_t **out, size_t
     size_t count = 0;
     for (dmn_key_t *k = r->keys; k; k = k->next)
         count++;
-    daemon_key_info_t *a = count ? calloc(count, sizeof *a) : NULL;
-    if (count && !a) {
+    /* and the upstream Filecoin ids whose files are there, not loaded */
+    daemon_key_info_t *a = calloc(count + N_FIL_IDS, sizeof *a);
+    if (!a) {
         pthread_mutex_unlock(&r->mu);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "daemon_keys: no memory");
     }
     size_t i = 0;
     for (dmn_key_t *k = r->keys; k; k = k->next)
         key_info_fill(&a[i++], r, k);
+    for (size_t j = 0; j < N_FIL_IDS; j++) {
+        key_files_t f;
+        if (key_find(r, FIL_IDS[j].id) || fil_locate_id(&f, r, &FIL_IDS[j], NULL) != CUZK_OK)
+            continue;
+        daemon_key_info_t *ki = &a[i++];
+        snprintf(ki->circuit_id, sizeof ki->circuit_id, "%s", FIL_IDS[j].id);
+        ki->format = GROTH16_BELLPERSON;
+        ki->state = DAEMON_KEY_ON_DISK;
+        ki->bytes = f.bytes;
+    }
     pthread_mutex_unlock(&r->mu);
+    if (i == 0) {
+        free(a);
+        a = NULL;
+    }
     *out = a;
-    *n = count;
+    *n = i;
     return CUZK_OK;
 }
 
@@ -560,7 +638,8 @@ cuzk_status daemon_key_info(daemon_t *d, daemon_key_info_t *out, const char *cir
     }
     pthread_mutex_unlock(&r->mu);
     key_files_t f;
-    if ((st = key_locate(&f, r, circuit_id, err)) != CUZK_OK)
+    const struct fil_id *x = fil_id_find(circuit_id);
+    if ((st = x ? fil_locate_id(&f, r, x, err) : key_locate(&f, r, circuit_id, err)) != CUZK_OK)
         return st;
     memcpy(out->circuit_id, circuit_id, strlen(circuit_id) + 1);
     out->format = f.format;

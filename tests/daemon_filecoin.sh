@@ -7,7 +7,9 @@
 # (refused naming the field; a tampered vanilla proof fails the job), a
 # missing parameter file (refused naming it), GetStatus listing the keys,
 # and a restart in the middle: kill -9 right after jobs were accepted, and
-# the next daemon proves them under their ids.
+# the next daemon proves them under their ids. The cuzk client's own
+# Filecoin requests (cuzk submit --public, cuzk bench batch --public) are
+# checked the same way, and its bad flags exit 2 naming the flag.
 # Usage: daemon_filecoin.sh <cuzk binary> <source dir>
 set -u
 cuzk="$1"
@@ -116,6 +118,47 @@ if [ "${CUZK_FIL_POREP:-1}" = 1 ]; then
 fi
 run "bad requests" client bad
 cat "$work/log" | sed 's/^/    /'
+# cuzk submit: WindowPoSt partition 1 (public-1.json names it; its one
+# sector is the third), awaited and verified
+wd_files=($(ls "$in"/window-post/sector-*.vproof | sort -V))
+run "window-post partition 1: cuzk submit --wait" "$cuzk" submit --addr "unix://$sock" \
+    --kind window-post --public "$in/window-post/public-1.json" --vanilla "${wd_files[2]}" \
+    --wait --proof-out "$out/cli-window-post-1.proof"
+verify cli-window-post-1 "$in/window-post/public-1.json"
+# cuzk bench batch: three WinningPoSt requests, every one completed
+run "winning-post: cuzk bench batch --n 3" "$cuzk" bench batch --addr "unix://$sock" \
+    --kind winning-post --public "$in/winning-post/public.json" \
+    --vanilla "$in"/winning-post/sector-*.vproof --n 3 --concurrency 2
+grep -q '"kind":"winning-post".*"completed":3,' "$work/log" ||
+    { echo "FAIL: bench batch did not complete 3 proofs"; sed 's/^/    /' "$work/log"; fail=1; }
+# expect_usage DESCRIPTION TEXT CMD...: CMD exits 2, its stderr naming TEXT
+expect_usage() {
+    local what="$1" text="$2"
+    shift 2
+    "$@" >/dev/null 2>"$work/log"
+    local rc=$?
+    if [ $rc = 2 ] && grep -q -e "$text" "$work/log"; then
+        echo "ok: $what: exit 2, '$(head -1 "$work/log")'"
+    else
+        echo "FAIL: $what: exit $rc, expected 2 naming '$text'"
+        sed 's/^/    /' "$work/log"
+        fail=1
+    fi
+}
+wp=(--addr "unix://$sock" --public "$in/winning-post/public.json" --vanilla
+    "$in"/winning-post/sector-*.vproof)
+expect_usage "submit --partition on a WinningPoSt" "--partition" "$cuzk" submit "${wp[@]}" \
+    --partition 1
+expect_usage "submit --registered-proof x" "--registered-proof" "$cuzk" submit "${wp[@]}" \
+    --registered-proof x
+expect_usage "submit --kind not the public values'" "--kind" "$cuzk" submit "${wp[@]}" \
+    --kind window-post
+expect_usage "submit --public missing" "--public" "$cuzk" submit --addr "unix://$sock" \
+    --kind winning-post --vanilla "${wd_files[0]}"
+expect_usage "bench batch --vanilla without a file" "--vanilla" "$cuzk" bench batch \
+    --addr "unix://$sock" --public "$in/winning-post/public.json" --vanilla
+expect_usage "daemon refuses a WindowPoSt number for WinningPoSt" "registered_proof 5" \
+    "$cuzk" submit "${wp[@]}" --registered-proof 5
 run "GetStatus" client status
 grep -q "key v28-proof-of-spacetime-fallback" "$work/log" ||
     { echo "FAIL: GetStatus does not list the PoSt key"; sed 's/^/    /' "$work/log"; fail=1; }

@@ -126,6 +126,7 @@ static const struct {
     Cuzk__V1__ProofKind v;
 } KINDS[] = {{"groth16", CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT},
              {"porep", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
+             {"snap-deals", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE}, /* gen-vanilla's name */
              {"snapdeals", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
              {"window-post", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
              {"winning-post", CUZK__V1__PROOF_KIND__WINNING_POST}};
@@ -156,6 +157,14 @@ int client_kind_parse(Cuzk__V1__ProofKind *out, const char *s)
             return 1;
         }
     return 0;
+}
+
+const char *client_kind_name(Cuzk__V1__ProofKind k)
+{
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
+        if (KINDS[i].v == k)
+            return KINDS[i].name;
+    return "unknown";
 }
 
 const char *client_await_status_name(int status)

@@ -59,11 +59,13 @@ int client_call_fail(const char *cmd, const client_conn_t *c, const char *method
 int client_unreachable(const rpc_status_t *st);
 
 /* "critical", "high", "normal", "low" <-> cuzk.v1.Priority; "groth16",
- * "porep", "snapdeals", "window-post", "winning-post" <-> cuzk.v1.ProofKind.
+ * "porep", "snap-deals" (or "snapdeals"), "window-post", "winning-post" <->
+ * cuzk.v1.ProofKind.
  * The parsers return 1 when s is one of the names. */
 int client_priority_parse(Cuzk__V1__Priority *out, const char *s);
 int client_kind_parse(Cuzk__V1__ProofKind *out, const char *s);
 const char *client_priority_name(Cuzk__V1__Priority p);
+const char *client_kind_name(Cuzk__V1__ProofKind k); /* the first name of k */
 /* The proto's own name of an AwaitProofResponse.Status ("COMPLETED"). */
 const char *client_await_status_name(int status);
 

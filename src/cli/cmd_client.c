@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "client_filecoin.h"
 #include "client_json.h"
 #include "client_util.h"
 #include "cuzk/request.h"
@@ -207,18 +208,27 @@ int cmd_await(int argc, char **argv)
 
 static const char SUBMIT_USAGE[] =
     "usage: cuzk submit --circuit ID [options] WITNESS.wtns...\n"
+    "       cuzk submit [--kind K] --public DIR/public.json --vanilla FILE... [options]\n"
     "  queues a proof and prints its job id ('ID existing' when --request-id named a\n"
     "  job the daemon had already).\n"
-    "options: --kind groth16|porep|snapdeals|window-post|winning-post  (default groth16;\n"
-    "                      the Filecoin kinds send the files as vanilla proofs)\n"
+    "options: --kind groth16|porep|snap-deals|window-post|winning-post  (default groth16,\n"
+    "                      or the kind of --public)\n"
     "         --priority critical|high|normal|low  (default: the daemon's)\n"
     "         --request-id S   idempotency key: resubmitting returns the same job\n"
     "         --wait           then await it, as `cuzk await` (--timeout-ms: the wait)\n"
     "         --proof-out FILE --public-out FILE   (with --wait)\n";
 
+static void submit_usage(void)
+{
+    fputs(SUBMIT_USAGE, stderr);
+    fputs(CLIENT_FIL_USAGE, stderr);
+    fputs(CLIENT_CONN_USAGE, stderr);
+}
+
 typedef struct submit_args {
     client_conn_t c;
     client_job_t job;
+    client_fil_opts_t fil;
     int wait;
     result_out_t out;
     char **files;
@@ -239,6 +249,14 @@ static int submit_parse(submit_args_t *a, int argc, char **argv)
         int t = only_files ? 0 : client_conn_take(&a->c, "submit", argc, argv, &i);
         if (t < 0)
             return 0;
+        if (t)
+            continue;
+        const char *file = NULL;
+        t = only_files ? 0 : client_fil_take(&a->fil, &file, "submit", argc, argv, &i);
+        if (t < 0)
+            return 0;
+        if (t == 2)
+            a->files[a->n_files++] = (char *)file;
         if (t)
             continue;
         if (only_files || o[0] != '-') {
@@ -275,18 +293,20 @@ static int submit_parse(submit_args_t *a, int argc, char **argv)
             }
         } else {
             fprintf(stderr, "cuzk submit: unknown option '%s'\n", o);
-            usage(SUBMIT_USAGE);
+            submit_usage();
             return 0;
         }
     }
     const char *missing =
-        a->n_files == 0 ? "no witness files"
-        : a->job.kind == CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT && !a->job.circuit_id
+        a->n_files == 0
+            ? (a->fil.public_path ? "--vanilla: no vanilla proof files" : "no witness files")
+        : a->job.kind == CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT && !a->job.circuit_id &&
+                !a->fil.public_path
             ? "--circuit is required (--kind groth16)"
             : NULL;
     if (missing) {
         fprintf(stderr, "cuzk submit: %s\n", missing);
-        usage(SUBMIT_USAGE);
+        submit_usage();
         return 0;
     }
     if ((a->out.proof || a->out.public) && !a->wait) {
@@ -331,10 +351,17 @@ int cmd_submit(int argc, char **argv)
     Cuzk__V1__SubmitProofResponse *r = NULL;
     cuzk_error_t err = {0};
     int rc = CLI_USAGE;
+    client_fil_t fil;
+    memset(&fil, 0, sizeof fil);
     if (!submit_parse(&a, argc, argv))
         goto out;
+    if (client_fil_load(&fil, &a.job, &a.fil, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk submit: %s\n", err.msg);
+        goto out;
+    }
     if (a.job.kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && a.n_files != 1) {
-        fprintf(stderr, "cuzk submit: --kind porep takes one file (the C1 output)\n");
+        fprintf(stderr, "cuzk submit: --vanilla: a porep request takes one file (the C1 "
+                        "output)\n");
         goto out;
     }
     if (client_files_map(&files, a.files, a.n_files, &err) != CUZK_OK) {
@@ -343,6 +370,8 @@ int cmd_submit(int argc, char **argv)
     }
     Cuzk__V1__SubmitProofRequest req;
     client_request_fill(&req, &a.job, &files);
+    if (a.fil.public_path)
+        client_fil_fill(&req, &fil);
     if (!submit_check(&req))
         goto out;
     if (client_connect(&cl, &a.c, &err) != CUZK_OK) {
@@ -376,6 +405,7 @@ out:
         cuzk__v1__submit_proof_response__free_unpacked(r, NULL);
     rpc_client_free(cl);
     client_files_unmap(&files);
+    client_fil_free(&fil);
     free(a.files);
     return rc;
 }

@@ -7,6 +7,10 @@
  *           one job at a time with a random priority (unless --priority),
  *           cancelling --cancel-pct P % of its jobs shortly after submit;
  *           counts every outcome.
+ * Filecoin requests (--public and --vanilla, client_filecoin.h): every
+ * proof is the same request, filled once as Curio fills it; stress varies
+ * only the priority and the cancels, as for circuits. A mixed load (PoRep
+ * jobs plus a WinningPoSt every 30 s) is two bench runs side by side.
  * Latency is from the request's send to its answer. Prints JSON lines
  * (single: one per proof; every mode: a summary), then a table; a progress
  * line on stderr when stderr is a terminal.
@@ -23,6 +27,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "client_filecoin.h"
 #include "client_util.h"
 
 typedef enum bench_mode { MODE_SINGLE, MODE_BATCH, MODE_STRESS } bench_mode;
@@ -46,6 +51,7 @@ typedef struct bench_args {
     const char *name; /* argv[0] */
     client_conn_t c;
     client_job_t job;
+    client_fil_opts_t fil;
     int random_priority; /* stress without --priority */
     long n, concurrency, seconds, cancel_pct;
     unsigned seed;
@@ -378,9 +384,10 @@ static void report(bench_t *b)
         lat[3] = b->lat_ms[b->n_lat - 1];
     }
     double rate = wall > 0 ? (double)b->count[OUT_COMPLETED] / wall : 0;
-    printf("{\"bench\":\"%s\",\"circuit\":\"%s\",\"addr\":\"%s\",\"partitions\":%zu,"
-           "\"priority\":\"%s\",\"n\":%" PRIu64 ",\"concurrency\":%ld,",
-           a->name, a->job.circuit_id ? a->job.circuit_id : "", a->c.addr, a->n_files,
+    printf("{\"bench\":\"%s\",\"kind\":\"%s\",\"circuit\":\"%s\",\"addr\":\"%s\","
+           "\"partitions\":%zu,\"priority\":\"%s\",\"n\":%" PRIu64 ",\"concurrency\":%ld,",
+           a->name, client_kind_name(a->job.kind), a->job.circuit_id ? a->job.circuit_id : "",
+           a->c.addr, a->n_files,
            a->random_priority ? "random" : client_priority_name(a->job.priority), b->done,
            a->mode == MODE_SINGLE ? 1 : a->concurrency);
     for (int o = 0; o < OUT_COUNT; o++)
@@ -405,6 +412,8 @@ static int bench_usage(const char *name)
 {
     fprintf(stderr,
             "usage: cuzk bench %s --circuit ID [options] WITNESS.wtns...\n"
+            "       cuzk bench %s [--kind K] --public DIR/public.json --vanilla FILE...\n"
+            "                 [options]   (each proof the same Filecoin request)\n"
             "  single: --n N sequential Prove calls (default 10), the latency of each\n"
             "  batch:  --n N submits at once (default 32), awaited by --concurrency C\n"
             "          threads (default 8): throughput\n"
@@ -413,7 +422,8 @@ static int bench_usage(const char *name)
             "          cancelled (default 10)\n"
             "options: --kind K --priority critical|high|normal|low --seed N\n"
             "         --timeout-ms N: per proof (default %d)\n",
-            name, CLIENT_LOAD_TIMEOUT_MS);
+            name, name, CLIENT_LOAD_TIMEOUT_MS);
+    fputs(CLIENT_FIL_USAGE, stderr);
     fputs(CLIENT_CONN_USAGE, stderr);
     return CLI_USAGE;
 }
@@ -436,11 +446,21 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
     if (!a->files)
         return 0;
     int have_prio = 0;
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "bench %s", a->name);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        int t = client_conn_take(&a->c, a->name, argc, argv, &i);
+        int t = client_conn_take(&a->c, cmd, argc, argv, &i);
         if (t < 0)
             return 0;
+        if (t)
+            continue;
+        const char *file = NULL;
+        t = client_fil_take(&a->fil, &file, cmd, argc, argv, &i);
+        if (t < 0)
+            return 0;
+        if (t == 2)
+            a->files[a->n_files++] = (char *)file;
         if (t)
             continue;
         if (o[0] != '-') {
@@ -475,10 +495,12 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
         }
         i++;
     }
-    if (a->n_files == 0 ||
-        (a->job.kind == CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT && !a->job.circuit_id)) {
+    if (a->n_files == 0 || (a->job.kind == CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT &&
+                            !a->job.circuit_id && !a->fil.public_path)) {
         fprintf(stderr, "cuzk bench %s: %s\n", a->name,
-                a->n_files == 0 ? "no witness files" : "--circuit is required (--kind groth16)");
+                a->n_files           ? "--circuit is required (--kind groth16)"
+                : a->fil.public_path ? "--vanilla: no vanilla proof files"
+                                     : "no witness files");
         return 0;
     }
     a->random_priority = a->mode == MODE_STRESS && !have_prio;
@@ -509,6 +531,8 @@ int bench_client(int argc, char **argv)
 {
     bench_args_t a;
     client_files_t files = {0};
+    client_fil_t fil;
+    memset(&fil, 0, sizeof fil);
     bench_t b;
     memset(&b, 0, sizeof b);
     pthread_mutex_init(&b.mu, NULL);
@@ -520,12 +544,23 @@ int bench_client(int argc, char **argv)
         bench_usage(argv[0]);
         goto out;
     }
+    if (client_fil_load(&fil, &a.job, &a.fil, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
+        goto out;
+    }
+    if (a.job.kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && a.n_files != 1) {
+        fprintf(stderr, "cuzk %s: --vanilla: a porep request takes one file (the C1 output)\n",
+                cmd);
+        goto out;
+    }
     if (client_files_map(&files, a.files, a.n_files, &err) != CUZK_OK) {
         rc = cli_fail(cmd, "input", &err);
         goto out;
     }
     Cuzk__V1__SubmitProofRequest req;
     client_request_fill(&req, &a.job, &files);
+    if (a.fil.public_path)
+        client_fil_fill(&req, &fil);
     rpc_limits_t lim;
     rpc_limits_default(&lim);
     cuzk_status vs = rpc_validate_submit(&req, &lim, &err);
@@ -560,6 +595,7 @@ int bench_client(int argc, char **argv)
 out:
     rpc_client_free(b.cl);
     client_files_unmap(&files);
+    client_fil_free(&fil);
     free(a.files);
     free(b.lat_ms);
     free(b.jobs);

@@ -384,9 +384,9 @@ static void report(bench_t *b)
         lat[3] = b->lat_ms[b->n_lat - 1];
     }
     double rate = wall > 0 ? (double)b->count[OUT_COMPLETED] / wall : 0;
-    printf("{\"bench\":\"%s\",\"kind\":\"%s\",\"circuit\":\"%s\",\"addr\":\"%s\","
+    printf("{\"bench\":\"%s\",\"circuit\":\"%s\",\"kind\":\"%s\",\"addr\":\"%s\","
            "\"partitions\":%zu,\"priority\":\"%s\",\"n\":%" PRIu64 ",\"concurrency\":%ld,",
-           a->name, client_kind_name(a->job.kind), a->job.circuit_id ? a->job.circuit_id : "",
+           a->name, a->job.circuit_id ? a->job.circuit_id : "", client_kind_name(a->job.kind),
            a->c.addr, a->n_files,
            a->random_priority ? "random" : client_priority_name(a->job.priority), b->done,
            a->mode == MODE_SINGLE ? 1 : a->concurrency);

@@ -82,11 +82,17 @@ static void check_validate(const Cuzk__V1__SubmitProofRequest *r)
                   r->proof_kind <= CUZK__V1__PROOF_KIND__WINNING_POST);
         return;
     }
-    CHECK(r->proof_kind == CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT);
-    CHECK(ref_circuit_id_ok(r->circuit_id));
     CHECK(ref_request_id_ok(r->request_id));
     CHECK((int)r->priority >= 0 && (int)r->priority <= CUZK__V1__PRIORITY__CRITICAL);
-    CHECK(r->n_witnesses >= 1 && r->n_witnesses <= lim.max_partitions);
+    if (r->proof_kind != CUZK__V1__PROOF_KIND__GROTH16_CIRCUIT) {
+        /* a Filecoin kind: its vanilla proofs, never witnesses */
+        CHECK(r->proof_kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT &&
+              r->proof_kind <= CUZK__V1__PROOF_KIND__WINNING_POST);
+        CHECK(r->n_witnesses == 0);
+    } else {
+        CHECK(ref_circuit_id_ok(r->circuit_id));
+        CHECK(r->n_witnesses >= 1 && r->n_witnesses <= lim.max_partitions);
+    }
     size_t total = r->vanilla_proof.len;
     for (size_t i = 0; i < r->n_witnesses; i++) {
         CHECK(r->witnesses[i].len >= 1 && r->witnesses[i].len <= lim.max_witness_bytes);

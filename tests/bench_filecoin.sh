@@ -86,7 +86,40 @@ else
     echo "skip: porep 2KiB (CUZK_BENCH_FIL_POREP=0)"
 fi
 
+# The mixed load (issue 21's shape at 2 KiB): window-post proofs alone,
+# then with a winning-post job every 0.3 s beside them; the second JSON
+# line reports the mixed run against the first, its jobs' latencies, and
+# its own event log.
+run "window-post 2KiB with winning-post mixed in" "j['kind'] == 'window-post'" \
+    --kind window-post --sector-size 2KiB --proofs 3 --mix winning-post --mix-every 0.3 \
+    --events "$work/mix.jsonl"
+if ! sed -n 2,99p "$work/out" | grep '^{' | python3 -c "
+import json, sys
+j = json.loads(sys.stdin.readline())
+m = j['mix_latency_s']
+ok = j['bench'] == 'filecoin-mix' and j['mix_kind'] == 'winning-post' and j['every_s'] == 0.3 \
+    and j['mix_jobs'] >= 1 and 0 < m['p50'] <= m['p99'] <= m['max'] and m['mean'] > 0 \
+    and j['baseline_s_per_proof'] > 0 and j['s_per_proof'] > 0 and j['all_verified'] is True \
+    and j['mix_stage_ms']['prove'] > 0 and j['target_p99_s'] is None
+sys.exit(0 if ok else 1)"; then
+    echo "FAIL: mixed run: no filecoin-mix line with the stream's figures"
+    sed 's/^/    /' "$work/out"
+    fail=1
+elif ! [ -s "$work/mix-mix0.3s.jsonl" ]; then
+    echo "FAIL: mixed run: no event log of its own"
+    fail=1
+else
+    echo "ok: mixed run reported, with its own event log"
+fi
+
 expect2 "no --kind" "--kind" --sector-size 2KiB
+expect2 "--mix-every without --mix" "--mix-every" --kind window-post --sector-size 2KiB \
+    --mix-every 5
+expect2 "--mix-every 0" "--mix-every" --kind window-post --sector-size 2KiB --mix winning-post \
+    --mix-every 0
+expect2 "--mix-every 1,x" "--mix-every" --kind window-post --sector-size 2KiB \
+    --mix winning-post --mix-every 1,x
+expect2 "--mix nope" "--mix" --kind window-post --sector-size 2KiB --mix nope
 expect2 "unknown kind" "--kind" --kind nope --sector-size 2KiB
 expect2 "unknown size" "--sector-size" --kind porep --sector-size 3KiB
 expect2 "--proofs 0" "--proofs" --kind porep --sector-size 2KiB --proofs 0

@@ -601,6 +601,32 @@ static void test_svg(void **state)
     free(back);
     fclose(f);
     free(svg);
+    /* A marked kind: each of its stages that did not fail outlined, once,
+     * and the legend names it; a kind no record has marks nothing. */
+    timeline_opts_t mo;
+    timeline_opts_default(&mo);
+    r[N_KNOWN + 1].status = 0;
+    snprintf(r[N_KNOWN + 1].kind, sizeof r[N_KNOWN + 1].kind, "k&<");
+    snprintf(r[N_KNOWN + 2].kind, sizeof r[N_KNOWN + 2].kind, "k&<");
+    r[N_KNOWN + 2].status = CUZK_ERR_CUDA; /* failed: the black outline wins */
+    size_t want = 0;
+    for (size_t i = 0; i < n; i++)
+        want += !strcmp(r[i].kind, "k&<") && r[i].status == 0;
+    assert_int_equal(want, 2);
+    mo.mark = "k&<";
+    assert_int_equal(timeline_render_mem(&svg, &len, r, n, &mo, &err), CUZK_OK);
+    assert_well_formed(svg, len);
+    assert_int_equal(count(svg, "stroke=\"" TIMELINE_MARK_COLOUR "\""), want + 1);
+    assert_non_null(strstr(svg, ">k&amp;&lt; (outlined)</text>"));
+    free(svg);
+    mo.mark = "porep";
+    assert_int_equal(timeline_render_mem(&svg, &len, r, n, &mo, &err), CUZK_OK);
+    assert_null(strstr(svg, TIMELINE_MARK_COLOUR));
+    assert_null(strstr(svg, "(outlined)"));
+    free(svg);
+    r[N_KNOWN + 1].status = CUZK_ERR_CUDA;
+    r[N_KNOWN + 1].kind[0] = r[N_KNOWN + 2].kind[0] = 0;
+    r[N_KNOWN + 2].status = 0;
     /* Narrow windows keep the ticks sensible and the document valid. */
     timeline_opts_t o;
     timeline_opts_default(&o);

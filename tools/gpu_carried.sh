@@ -29,6 +29,12 @@
 #              sealed inputs: WinningPoSt latency, PoRep resident and at
 #              a 16 GiB budget, WindowPoSt (FIL_KINDS picks; the headline
 #              benchmark of issue 20), with nvidia-smi samples
+#   mixed      issue 21's mixed load: cuzk bench filecoin --kind porep at
+#              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
+#              WinningPoSt every MIX_EVERY seconds (default "30,2": the
+#              issue's load, then a denser one for the latency's tail),
+#              each mixed run's timeline (mixed-mix<E>s.svg, WinningPoSt
+#              outlined) and nvidia-smi samples
 #   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 #   daemon     cuzk daemon on the GPU, proofs through cuzk.v1 (daemon_e2e.sh)
@@ -242,6 +248,25 @@ filecoin() {
     return $rc
 }
 
+# Issue 21's mixed load (see the header): the baseline and the mixed runs
+# share one circuit, one sealing and one key per kind.
+mixed() {
+    local size=${FIL_SIZE:-32GiB} smi rc=0 f
+    nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw \
+        --format=csv -lms 500 >"$logs/mixed-smi.csv" 2>/dev/null &
+    smi=$!
+    "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
+        --proofs "${MIX_N:-6}" --workers 2 --mix winning-post --mix-every "${MIX_EVERY:-30,2}" \
+        --events "$logs/mixed.jsonl" || rc=1
+    kill $smi
+    for f in "$logs"/mixed*.jsonl; do
+        [ -s "$f" ] || continue
+        "$new" timeline --in "$f" --out "${f%.jsonl}.svg" --mark winning-post 2>&1 | tail -3
+        gzip -f "$f"
+    done
+    return $rc
+}
+
 # Kernel and API time tables (Nsight Systems) of a small PoRep run.
 nsys_porep() {
     local nsys
@@ -331,7 +356,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check filecoin scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
+export -f sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -351,6 +376,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     engine) run_step engine 240 engine ;;
     porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
     filecoin) run_step filecoin "${FIL_LIMIT:-570}" filecoin ;;
+    mixed) run_step mixed "${MIX_LIMIT:-570}" mixed ;;
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
     daemon) run_step daemon 300 daemon_e2e ;;

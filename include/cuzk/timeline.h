@@ -17,7 +17,10 @@
  * stages lie inside them); on the CPU the witness and verify stages.
  *
  * Each known stage has a fixed colour (timeline_stage_colour); any other
- * stage is grey. A failed stage (status != 0) has a black outline.
+ * stage is grey. A failed stage (status != 0) has a black outline. With
+ * opts.mark, every stage of a job of that kind (eventlog_rec_t.kind) that
+ * did not fail has a purple outline (TIMELINE_MARK_COLOUR), and the
+ * legend says so: a WinningPoSt among PoRep partitions stands out.
  *
  * Rules for these functions:
  *  - argument order: outputs first, then inputs, cuzk_error_t *err last;
@@ -41,13 +44,16 @@ extern "C" {
 #define TIMELINE_WIDTH_MIN 400
 #define TIMELINE_WIDTH_MAX 100000
 
+#define TIMELINE_MARK_COLOUR "#7a0177"
+
 typedef struct timeline_opts {
-    int width;     /* picture width, pixels (TIMELINE_WIDTH_MIN..MAX) */
-    double from_s; /* window start, seconds after t0 (>= 0) */
-    double to_s;   /* window end, seconds after t0; < 0: the last end in the log */
+    int width;        /* picture width, pixels (TIMELINE_WIDTH_MIN..MAX) */
+    double from_s;    /* window start, seconds after t0 (>= 0) */
+    double to_s;      /* window end, seconds after t0; < 0: the last end in the log */
+    const char *mark; /* a job kind to outline; NULL or "": none */
 } timeline_opts_t;
 
-/* Width TIMELINE_WIDTH_DEFAULT, the whole log. */
+/* Width TIMELINE_WIDTH_DEFAULT, the whole log, nothing marked. */
 void timeline_opts_default(timeline_opts_t *opts);
 
 typedef struct timeline_busy {

@@ -16,9 +16,10 @@ int cmd_timeline(int argc, char **argv); /* declared in cli.h */
 
 static const char USAGE[] =
     "usage: cuzk timeline --in events.jsonl --out pipeline.svg [--width PX]\n"
-    "                     [--from S] [--to S]\n"
+    "                     [--from S] [--to S] [--mark KIND]\n"
     "Draws one lane group per device (cpu, gpu 0, ...) over time; --from and --to\n"
     "bound the window in seconds after the log's first event (default: all of it).\n"
+    "--mark outlines the stages of the jobs of one kind (winning-post, porep, ...).\n"
     "--out - writes the SVG to standard output.\n";
 
 static int usage(const char *why)
@@ -101,6 +102,10 @@ int cmd_timeline(int argc, char **argv)
         } else if (!strcmp(a, "--to")) {
             if (parse_seconds(&o.to_s, v))
                 return usage("--to: seconds >= 0");
+        } else if (!strcmp(a, "--mark")) {
+            if (!*v)
+                return usage("--mark: a job kind");
+            o.mark = v;
         } else {
             fprintf(stderr, "cuzk timeline: unknown option '%s'\n", a);
             return usage(NULL);

@@ -51,6 +51,7 @@ void timeline_opts_default(timeline_opts_t *opts)
     opts->width = TIMELINE_WIDTH_DEFAULT;
     opts->from_s = 0;
     opts->to_s = -1;
+    opts->mark = NULL;
 }
 
 /* ---- the window, devices and lanes ---- */
@@ -428,15 +429,23 @@ static void device_name(char *buf, size_t cap, int device)
 
 /* The stages in the log, legend order: known ones in table order, then
  * "other" when some stage is unknown. Returns the legend's height. */
-static int draw_legend(strbuf_t *b, const eventlog_rec_t *recs, size_t n, int width, int y)
+/* A record of the marked kind (none when mark is NULL or ""). */
+static int is_marked(const eventlog_rec_t *r, const char *mark)
 {
-    int used[N_STAGES] = {0}, other = 0;
+    return mark && *mark && r->status == 0 && !strcmp(r->kind, mark);
+}
+
+static int draw_legend(strbuf_t *b, const eventlog_rec_t *recs, size_t n, int width, int y,
+                       const char *mark)
+{
+    int used[N_STAGES] = {0}, other = 0, marked = 0;
     for (size_t i = 0; i < n; i++) {
         int k = stage_index(recs[i].stage);
         if (k < 0)
             other = 1;
         else
             used[k] = 1;
+        marked |= is_marked(&recs[i], mark);
     }
     int x = 10, rows = 1;
     for (size_t i = 0; i <= N_STAGES; i++) {
@@ -454,6 +463,21 @@ static int draw_legend(strbuf_t *b, const eventlog_rec_t *recs, size_t n, int wi
                    col);
         strbuf_fmt(b, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 17, y, name);
         x += item_w;
+    }
+    if (marked) { /* the outline, and whose it is */
+        int item_w = 22 + 8 * ((int)strlen(mark) + 10) + 14;
+        if (x + item_w > width - 10 && x > 10) {
+            x = 10;
+            y += 18;
+            rows++;
+        }
+        strbuf_fmt(b,
+                   "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#ffffff\" "
+                   "stroke=\"" TIMELINE_MARK_COLOUR "\" stroke-width=\"2\"/><text x=\"%d\" "
+                   "y=\"%d\">",
+                   x, y - 10, x + 17, y);
+        sb_xml(b, mark);
+        STRBUF_LIT(b, " (outlined)</text>\n");
     }
     return rows * 18;
 }
@@ -507,7 +531,7 @@ static void draw_axis(strbuf_t *b, const scale_t *sc, const window_t *w, int top
 }
 
 static void draw_rec(strbuf_t *b, const scale_t *sc, const window_t *w, const eventlog_rec_t *r,
-                     int y)
+                     int y, const char *mark)
 {
     uint64_t s = r->start_ns > w->from ? r->start_ns : w->from;
     uint64_t e = r->end_ns < w->to ? r->end_ns : w->to;
@@ -517,6 +541,8 @@ static void draw_rec(strbuf_t *b, const scale_t *sc, const window_t *w, const ev
                LANE_H, timeline_stage_colour(r->stage));
     if (r->status != 0)
         STRBUF_LIT(b, " stroke=\"#000\" stroke-width=\"1.5\"");
+    else if (is_marked(r, mark))
+        STRBUF_LIT(b, " stroke=\"" TIMELINE_MARK_COLOUR "\" stroke-width=\"2\"");
     strbuf_fmt(b, "><title>job %llu", (unsigned long long)r->job);
     if (r->partition >= 0)
         strbuf_fmt(b, " partition %d", r->partition);
@@ -546,13 +572,13 @@ static int group_height(unsigned lanes)
 }
 
 static void draw(strbuf_t *b, const layout_t *l, const window_t *w, const timeline_busy_t *busy,
-                 const eventlog_rec_t *recs, size_t n, int width)
+                 const eventlog_rec_t *recs, size_t n, int width, const char *mark)
 {
     scale_t sc = {w->from, w->to > w->from ? w->to - w->from : 1000000, LABEL_W,
                   (double)(width - LABEL_W - RIGHT_PAD)};
     /* Heights first: the svg element states its size. */
     strbuf_t legend = {0};
-    int legend_h = draw_legend(&legend, recs, n, width, 46);
+    int legend_h = draw_legend(&legend, recs, n, width, 46, mark);
     int top = 46 + legend_h + 8, y = top;
     for (size_t g = 0; g < l->n_devices; g++)
         y += group_height(l->n_lanes[g]) + GROUP_GAP;
@@ -595,7 +621,7 @@ static void draw(strbuf_t *b, const layout_t *l, const window_t *w, const timeli
     for (size_t g = 0; g < l->n_devices; g++) {
         for (; k < l->n && recs[l->idx[k]].device == l->devices[g]; k++) {
             const eventlog_rec_t *r = &recs[l->idx[k]];
-            draw_rec(b, &sc, w, r, y + GROUP_PAD + l->lane[l->idx[k]] * (LANE_H + LANE_GAP));
+            draw_rec(b, &sc, w, r, y + GROUP_PAD + l->lane[l->idx[k]] * (LANE_H + LANE_GAP), mark);
         }
         y += group_height(l->n_lanes[g]) + GROUP_GAP;
     }
@@ -625,7 +651,7 @@ cuzk_status timeline_render_mem(char **svg, size_t *len, const eventlog_rec_t *r
         return st;
     }
     strbuf_t b = {0};
-    draw(&b, &l, &w, busy, recs, n, opts->width);
+    draw(&b, &l, &w, busy, recs, n, opts->width, opts->mark);
     free(busy);
     layout_free(&l);
     if (b.nomem) {

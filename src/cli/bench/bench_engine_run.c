@@ -7,9 +7,11 @@
 #include "bench_engine_run.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "cli_backend.h"
 #include "cli_spans.h"
@@ -91,8 +93,8 @@ static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
             .form = ENGINE_WITNESS_FN, .fn = B->fn, .ctx = B->ctx(B->user, proof, p, threads)};
     engine_job_spec_t spec;
     memset(&spec, 0, sizeof spec);
-    spec.kind = ENGINE_KIND_BELLPERSON;
-    spec.priority = CUZK_PRIO_NORMAL;
+    spec.kind = B->kind;
+    spec.priority = B->prio;
     spec.key = key;
     spec.witnesses = ws;
     spec.n_partitions = (size_t)parts;
@@ -104,11 +106,244 @@ static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
     return st == CUZK_OK;
 }
 
+/* ---- flags ---- */
+
+int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char **argv, int *i)
+{
+    static const struct {
+        const char *name;
+        size_t at;
+        long long lo, hi;
+    } T[] = {
+        {"--proofs", offsetof(bench_engine_flags_t, proofs), 1, 1000},
+        {"--partitions", offsetof(bench_engine_flags_t, partitions), 1, 64},
+        {"--workers", offsetof(bench_engine_flags_t, workers), 1, 8},
+        {"--devices", offsetof(bench_engine_flags_t, devices), 1, ENGINE_MAX_DEVICES},
+        {"--in-flight", offsetof(bench_engine_flags_t, in_flight), 1, 64},
+    };
+    const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(a, "--check")) {
+        f->check = 1;
+        return 1;
+    }
+    int known = !strcmp(a, "--seed") || !strcmp(a, "--device") || !strcmp(a, "--setup") ||
+                !strcmp(a, "--events") || !strcmp(a, "--vram-budget") ||
+                !strcmp(a, "--host-budget");
+    for (size_t t = 0; t < sizeof T / sizeof T[0]; t++)
+        known |= !strcmp(a, T[t].name);
+    if (!known)
+        return 0;
+    if (!v) {
+        fprintf(stderr, "cuzk %s: %s needs a value\n", cmd, a);
+        return -1;
+    }
+    char *end = NULL;
+    long long x = strtoll(v, &end, 10);
+    int num = *v && !*end && v[0] != '-' && v[0] != '+';
+    cuzk_error_t err = {0};
+    (*i)++;
+    for (size_t t = 0; t < sizeof T / sizeof T[0]; t++)
+        if (!strcmp(a, T[t].name)) {
+            if (!num || x < T[t].lo || x > T[t].hi) {
+                fprintf(stderr, "cuzk %s: %s '%s': a whole number from %lld to %lld\n", cmd, a, v,
+                        T[t].lo, T[t].hi);
+                return -1;
+            }
+            *(int *)((char *)f + T[t].at) = (int)x;
+            return 1;
+        }
+    if (!strcmp(a, "--seed")) {
+        if (!num || x < 0) {
+            fprintf(stderr, "cuzk %s: --seed '%s': a whole number >= 0\n", cmd, v);
+            return -1;
+        }
+        f->seed = (uint64_t)x;
+    } else if (!strcmp(a, "--device") || !strcmp(a, "--setup")) {
+        if (!cli_device_arg(a[2] == 'd' ? &f->device : &f->setup, cmd, v))
+            return -1;
+    } else if (!strcmp(a, "--events")) {
+        if (!*v) {
+            fprintf(stderr, "cuzk %s: --events needs a file name\n", cmd);
+            return -1;
+        }
+        f->events = v;
+    } else if (cli_parse_bytes(a[2] == 'v' ? &f->budget : &f->host_budget, v, &err) != CUZK_OK) {
+        cli_fail(cmd, a, &err);
+        return -1;
+    }
+    return 1;
+}
+
+/* ---- the second stream ---- */
+
+typedef struct side_run {
+    const bench_run_side_t *S;
+    const char *cmd;
+    engine_t *e;
+    engine_key_t *key;
+    int threads;
+    uint64_t t0; /* the first proof's submit */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;   /* the proofs are done: submit no more */
+    int failed; /* a job failed (printed) */
+    double *lat, sum_w, sum_r, sum_a, sum_p, sum_v;
+    int n, cap;
+} side_run_t;
+
+/* One job of the stream: submitted, awaited, recorded. 0 on failure. */
+static int side_job(side_run_t *s)
+{
+    const bench_run_side_t *S = s->S;
+    engine_witness_t ws[64];
+    if (S->partitions < 1 || S->partitions > 64)
+        return 0;
+    for (int p = 0; p < S->partitions; p++)
+        ws[p] = (engine_witness_t){
+            .form = ENGINE_WITNESS_FN, .fn = S->fn, .ctx = S->ctx(S->user, p, s->threads)};
+    engine_job_spec_t spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = S->kind;
+    spec.priority = S->prio;
+    spec.key = s->key;
+    spec.witnesses = ws;
+    spec.n_partitions = (size_t)S->partitions;
+    cuzk_error_t err = {0};
+    engine_job_id_t id = 0;
+    if (engine_submit(s->e, &id, &spec, &err) != CUZK_OK) {
+        cli_fail(s->cmd, "mixed job: submit", &err);
+        return 0;
+    }
+    engine_result_t r;
+    if (engine_await(s->e, id, -1, &r, &err) != CUZK_OK) {
+        cli_fail(s->cmd, "mixed job", &err);
+        engine_result_free(&r);
+        return 0;
+    }
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 64;
+        double *l = realloc(s->lat, (size_t)cap * sizeof *l);
+        if (!l) {
+            engine_result_free(&r);
+            fprintf(stderr, "cuzk %s: out of memory\n", s->cmd);
+            return 0;
+        }
+        s->lat = l;
+        s->cap = cap;
+    }
+    s->lat[s->n++] = (double)(r.done_ns - r.submit_ns) * 1e-9;
+    for (size_t p = 0; p < r.n_partitions; p++) {
+        const engine_part_timing_t *t = &r.timings[p];
+        s->sum_w += (double)t->witness_ns * 1e-6;
+        s->sum_r += (double)t->ready_ns * 1e-6;
+        s->sum_a += (double)t->admit_ns * 1e-6;
+        s->sum_p += (double)t->prove_ns * 1e-6;
+    }
+    s->sum_v += (double)r.verify_ns * 1e-6;
+    engine_result_free(&r);
+    return 1;
+}
+
+static void *side_main(void *arg)
+{
+    side_run_t *s = arg;
+    uint64_t every = (uint64_t)(s->S->every_s * 1e9), due = s->t0 + every / 2;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        uint64_t now = ledger_clock_ns();
+        while (!s->stop && now < due) {
+            /* ledger_clock_ns is CLOCK_MONOTONIC, as the condition's clock */
+            struct timespec ts = {(time_t)(due / 1000000000u), (long)(due % 1000000000u)};
+            pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+            now = ledger_clock_ns();
+        }
+        if (s->stop)
+            break;
+        pthread_mutex_unlock(&s->mu);
+        int ok = side_job(s);
+        pthread_mutex_lock(&s->mu);
+        if (!ok) {
+            s->failed = 1;
+            break;
+        }
+        due += every;
+        now = ledger_clock_ns();
+        if (due < now) /* a job outlived its period: the next one now, none made up */
+            due = now;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+static void side_init(side_run_t *s, const bench_run_cfg_t *B)
+{
+    memset(s, 0, sizeof *s);
+    s->S = B->side;
+    s->cmd = B->cmd;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->cv, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
+/* No job after this one; waits for the one in flight. */
+static void side_stop(side_run_t *s, pthread_t tid)
+{
+    pthread_mutex_lock(&s->mu);
+    s->stop = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(tid, NULL);
+}
+
+static void side_free(side_run_t *s)
+{
+    free(s->lat);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void side_stats(bench_run_side_out_t *o, side_run_t *s)
+{
+    memset(o, 0, sizeof *o);
+    o->jobs = s->n;
+    if (!s->n)
+        return;
+    qsort(s->lat, (size_t)s->n, sizeof *s->lat, cmp_double);
+    for (int i = 0; i < s->n; i++)
+        o->mean_s += s->lat[i] / s->n;
+    /* nearest rank: the smallest value with at least p% of them at or below it */
+    int r50 = (50 * s->n + 99) / 100, r99 = (99 * s->n + 99) / 100;
+    o->p50_s = s->lat[r50 - 1];
+    o->p99_s = s->lat[r99 - 1];
+    o->max_s = s->lat[s->n - 1];
+    o->witness_ms = s->sum_w / s->n;
+    o->ready_ms = s->sum_r / s->n;
+    o->admit_ms = s->sum_a / s->n;
+    o->prove_ms = s->sum_p / s->n;
+    o->verify_ms = s->sum_v / s->n;
+}
+
+/* The VRAM that GPU-made keys hold on device 0 (outside the engine's
+ * ledger): the proofs' and the second stream's. */
+static size_t keys_dev_bytes(const bench_run_cfg_t *B, const cli_porep_key_t *k)
+{
+    return k->dev_bytes + (B->side ? B->side->k->dev_bytes : 0);
+}
+
 /* Device d's budget for the engine: --vram-budget, else its free memory
  * (less headroom), less the bases a GPU setup left there (device 0). */
 static size_t engine_budget(const bench_run_cfg_t *B, const cli_porep_key_t *k, int cuda, int d)
 {
-    size_t b = B->budget, kb = d == 0 ? k->dev_bytes : 0;
+    size_t b = B->budget, kb = d == 0 ? keys_dev_bytes(B, k) : 0;
 #ifdef CUZK_HAVE_CUDA
     if (!b && cuda) {
         size_t fr = 0, tot = 0;
@@ -125,7 +360,7 @@ static size_t engine_budget(const bench_run_cfg_t *B, const cli_porep_key_t *k, 
 
 /* Busy fractions over the steady window, peak VRAM and the witness pool. */
 static void measure(bench_run_out_t *o, span_recorder_t *rec, engine_t *e, const cli_device_t *dctx,
-                    const cli_porep_key_t *k, int D, uint64_t w0, uint64_t w1)
+                    size_t key_bytes, int D, uint64_t w0, uint64_t w1)
 {
     pthread_mutex_lock(&rec->mu);
     o->busy = 0;
@@ -139,8 +374,8 @@ static void measure(bench_run_out_t *o, span_recorder_t *rec, engine_t *e, const
     engine_stats(e, &es);
     /* the largest device's: each has its own ledger and memory */
     for (int d = 0; d < D && d < (int)es.n_devices; d++) {
-        double g = (double)(es.devices[d].ledger.peak_reserved + (d == 0 ? k->dev_bytes : 0)) /
-                   1073741824.0;
+        double g =
+            (double)(es.devices[d].ledger.peak_reserved + (d == 0 ? key_bytes : 0)) / 1073741824.0;
         o->vram_ledger_gib = g > o->vram_ledger_gib ? g : o->vram_ledger_gib;
     }
     o->pool_gib = (double)es.witness_pool_bytes / 1073741824.0;
@@ -224,12 +459,17 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
     memset(dctx, 0, sizeof dctx);
     engine_key_t *key = NULL;
     int rc = CLI_USAGE, N = B->proofs, P = B->partitions;
-    size_t total = (size_t)N * (size_t)P * 4 + 16;
+    /* a mixed stream's proves too: every 0.1 s at most for a long run */
+    size_t total = (size_t)N * (size_t)P * 4 + 16 + (B->side ? 65536 : 0);
     span_recorder_t rec;
     int have_rec = span_recorder_init(&rec, total) == CUZK_OK;
     engine_job_id_t *ids = calloc((size_t)N, sizeof *ids);
     uint64_t *done = calloc((size_t)N, sizeof *done), submit0 = 0;
     bench_run_out_t *per = calloc((size_t)N, sizeof *per);
+    side_run_t side;
+    pthread_t side_tid;
+    int side_started = 0;
+    side_init(&side, B);
     if (!have_rec || !ids || !done || !per) {
         fprintf(stderr, "cuzk %s: out of memory\n", B->cmd);
         goto out;
@@ -262,9 +502,30 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
         rc = cli_fail(B->cmd, "key", &err);
         goto out;
     }
+    if (B->side) {
+        engine_key_spec_t ss;
+        memset(&ss, 0, sizeof ss);
+        ss.name = B->side->key_name;
+        ss.pk = &B->side->k->pk;
+        ss.circuit = B->side->c;
+        ss.check = B->check ? B->side->c : NULL;
+        if (engine_key_register(e, &side.key, &ss, &err) != CUZK_OK) {
+            rc = cli_fail(B->cmd, "mixed key", &err);
+            goto out;
+        }
+        side.e = e;
+        side.threads = cfg.stage_threads;
+    }
     /* J proofs in flight, awaited in order, the next submitted as one ends */
     int next = 0;
     submit0 = ledger_clock_ns();
+    side.t0 = submit0;
+    if (B->side && pthread_create(&side_tid, NULL, side_main, &side) == 0)
+        side_started = 1;
+    else if (B->side) {
+        fprintf(stderr, "cuzk %s: cannot start the mixed stream's thread\n", B->cmd);
+        goto out;
+    }
     for (int d = 0; d < N; d++) {
         while (next < N && next - d < B->in_flight)
             if (!submit_proof(e, &ids[next], key, B, next, cfg.stage_threads))
@@ -283,6 +544,13 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
                 d + 1, N, (double)(r.done_ns - submit0) * 1e-9, r.n_partitions);
         engine_result_free(&r);
     }
+    if (side_started) {
+        side_stop(&side, side_tid);
+        side_started = 0;
+        if (side.failed)
+            goto out;
+        side_stats(&o->side, &side);
+    }
     /* with several in flight a later proof may finish first: the window
      * runs from the first completion to the last */
     uint64_t first = done[0], last = done[0];
@@ -295,12 +563,17 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
     o->s_per_proof = N > 1 ? (double)(last - first) * 1e-9 / (N - 1) : o->first_s;
     sum_steady(o, per, done, N);
     scale_timings(o, (double)(N > 1 ? N - 1 : 1) * P, N > 1 ? N - 1 : 1);
-    measure(o, &rec, e, dctx, k, D, N > 1 ? first : submit0, last);
+    measure(o, &rec, e, dctx, keys_dev_bytes(B, k), D, N > 1 ? first : submit0, last);
     rc = CLI_OK;
 out:
+    if (side_started)
+        side_stop(&side, side_tid);
+    if (side.key)
+        engine_key_release(e, side.key);
     if (key)
         engine_key_release(e, key);
     engine_destroy(e);
+    side_free(&side);
     if (have_rec && rec.log && eventlog_dropped(rec.log))
         fprintf(stderr, "cuzk %s: %llu events could not be written to %s\n", B->cmd,
                 (unsigned long long)eventlog_dropped(rec.log), B->events);

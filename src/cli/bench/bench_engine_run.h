@@ -24,11 +24,66 @@
 #include "cuzk/device.h"
 #include "cuzk/engine.h"
 
+/* The flags every engine benchmark takes, parsed in one place:
+ * --proofs N (1..1000), --partitions P (1..64), --workers W (1..8),
+ * --devices D (1..ENGINE_MAX_DEVICES), --in-flight J (1..64),
+ * --device/--setup cpu|cuda, --vram-budget/--host-budget SIZE, --seed S
+ * (>= 0), --events FILE, --check. */
+typedef struct bench_engine_flags {
+    int proofs, partitions, workers, devices, in_flight, check;
+    device_kind device, setup;
+    size_t budget, host_budget; /* --vram-budget per device (0: free memory) */
+    uint64_t seed;
+    const char *events; /* NULL: none */
+} bench_engine_flags_t;
+
+/* argv[*i] as one of those flags: stores it, moves *i past its value and
+ * returns 1; returns 0 when it is none of them, -1 when its value is
+ * missing or bad (printed as "cuzk <cmd>: ..."). */
+int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char **argv, int *i);
+
+/* The usage text of those flags, for the commands' own usage lines. */
+#define BENCH_ENGINE_FLAGS_USAGE                                                                   \
+    "[--proofs N] [--partitions P] [--device cpu|cuda] [--devices D] [--setup cpu|cuda] "          \
+    "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "          \
+    "[--events FILE] [--check]"
+
+/* A second stream beside the proofs (`bench filecoin --mix`): one job of
+ * another key submitted every every_s seconds, at its own kind and
+ * priority, while the proofs run, and awaited before the next is due (as
+ * a WinningPoSt comes: one at a time). The first is due every_s / 2 after
+ * the first proof's submit, so that every one meets a loaded device. */
+typedef struct bench_run_side {
+    const char *key_name;
+    const circuit_t *c;
+    const cli_porep_key_t *k; /* made by cli_porep_key_make; its VRAM bases count too */
+    engine_kind kind;
+    cuzk_priority prio;
+    int partitions;
+    double every_s; /* > 0 */
+    engine_witness_fn fn;
+    /* partition `part`'s witness context, the same for every job; called
+     * at submit on the stream's thread */
+    void *(*ctx)(void *user, int part, int threads);
+    void *user;
+} bench_run_side_t;
+
+/* The second stream's jobs: latency from submit to verified proof, and
+ * where it went (means per job; the ready and admit waits summed over
+ * its partitions). */
+typedef struct bench_run_side_out {
+    int jobs;
+    double mean_s, p50_s, p99_s, max_s; /* p99: nearest rank (with fewer than 100 jobs, the max) */
+    double witness_ms, ready_ms, admit_ms, prove_ms, verify_ms;
+} bench_run_side_out_t;
+
 typedef struct bench_run_cfg {
     const char *cmd;      /* "bench porep": the prefix of every message */
     const char *key_name; /* the engine key's name */
-    device_kind device;   /* resolved: DEVICE_CPU or DEVICE_CUDA */
-    int devices;          /* engine devices, each with `workers` workers */
+    engine_kind kind;     /* the proofs' job kind and priority */
+    cuzk_priority prio;
+    device_kind device; /* resolved: DEVICE_CPU or DEVICE_CUDA */
+    int devices;        /* engine devices, each with `workers` workers */
     int workers, in_flight, proofs, partitions;
     int check;                  /* circuit_check of every witness before proving */
     size_t budget, host_budget; /* --vram-budget per device (0: free memory), --host-budget */
@@ -40,6 +95,7 @@ typedef struct bench_run_cfg {
     engine_witness_fn fn;
     void *(*ctx)(void *user, int proof, int part, int threads);
     void *user;
+    const bench_run_side_t *side; /* NULL: none */
 } bench_run_cfg_t;
 
 /* What the steady proofs' partitions took on average (ms), and more. */
@@ -52,8 +108,9 @@ typedef struct bench_run_out {
     double busy_dev[ENGINE_MAX_DEVICES];                                 /* each device's */
     int streamed;
     double rss_gib, vram_ledger_gib, vram_used_gib;
-    double pool_gib; /* witness buffers kept for reuse at the end (pinned on a GPU) */
-    int pinned;      /* they come from page-locked memory */
+    double pool_gib;           /* witness buffers kept for reuse at the end (pinned on a GPU) */
+    int pinned;                /* they come from page-locked memory */
+    bench_run_side_out_t side; /* with bench_run_cfg_t.side */
 } bench_run_out_t;
 
 /* Whether `devices` devices of that kind are there (CUDA: counted; the CPU
@@ -69,8 +126,9 @@ int bench_run_key(cli_porep_key_t *k, const char *cmd, const circuit_t *c, devic
 
 /* Runs B's proofs of circuit c with key k (made by cli_porep_key_make;
  * its bases in VRAM count against device 0's budget) and fills *o
- * (zeroed first; peak RSS read at the end). Returns CLI_OK when every
- * proof was proved and verified, else CLI_USAGE (the failure printed). */
+ * (zeroed first; peak RSS read at the end), with B->side's stream beside
+ * them when set. Returns CLI_OK when every proof (and every job of the
+ * stream) was proved and verified, else CLI_USAGE (the failure printed). */
 int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
               const cli_porep_key_t *k);
 

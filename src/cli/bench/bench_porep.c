@@ -45,12 +45,7 @@
 
 typedef struct porep_cfg {
     unsigned log_domain;
-    int partitions, proofs, workers, in_flight, check;
-    int devices;               /* engine devices, each with `workers` workers */
-    device_kind device, setup; /* resolved */
-    size_t budget, host_budget;
-    uint64_t seed;
-    const char *events; /* event log path, or NULL */
+    bench_engine_flags_t f; /* device and setup resolved */
 } porep_cfg_t;
 
 /* One partition's witness, made in the engine's witness stage. */
@@ -96,15 +91,29 @@ typedef struct porep_out {
 static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, const circuit_t *c,
                const cli_porep_key_t *k)
 {
-    wgens_t gs = {sh, B->seed, B->partitions,
-                  calloc((size_t)B->proofs * (size_t)B->partitions, sizeof(wgen_t))};
+    wgens_t gs = {sh, B->f.seed, B->f.partitions,
+                  calloc((size_t)B->f.proofs * (size_t)B->f.partitions, sizeof(wgen_t))};
     if (!gs.g) {
         fprintf(stderr, "cuzk bench porep: out of memory\n");
         return CLI_USAGE;
     }
-    bench_run_cfg_t R = {"bench porep",  "porep-32g", B->device,     B->devices, B->workers,
-                         B->in_flight,   B->proofs,   B->partitions, B->check,   B->budget,
-                         B->host_budget, B->events,   wgen_fill,     wgen_ctx,   &gs};
+    bench_run_cfg_t R = {.cmd = "bench porep",
+                         .key_name = "porep-32g",
+                         .kind = ENGINE_KIND_BELLPERSON,
+                         .prio = CUZK_PRIO_NORMAL,
+                         .device = B->f.device,
+                         .devices = B->f.devices,
+                         .workers = B->f.workers,
+                         .in_flight = B->f.in_flight,
+                         .proofs = B->f.proofs,
+                         .partitions = B->f.partitions,
+                         .check = B->f.check,
+                         .budget = B->f.budget,
+                         .host_budget = B->f.host_budget,
+                         .events = B->f.events,
+                         .fn = wgen_fill,
+                         .ctx = wgen_ctx,
+                         .user = &gs};
     int rc = bench_run(&o->run, &R, c, k);
     free(gs.g);
     return rc;
@@ -114,30 +123,31 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
 {
     const bench_run_out_t *r = &o->run;
     double floor =
-        FLOOR_PART_S_27 * B->partitions * (double)(1ull << B->log_domain) / (double)(1ull << 27);
-    int full = B->log_domain == 27 && B->partitions == 10;
+        FLOOR_PART_S_27 * B->f.partitions * (double)(1ull << B->log_domain) / (double)(1ull << 27);
+    int full = B->log_domain == 27 && B->f.partitions == 10;
     char curio[32] = "null"; /* only comparable at the real size */
     if (full)
         snprintf(curio, sizeof curio, "%.3f", r->s_per_proof / CURIO_S_PER_PROOF);
     printf("{\"bench\":\"porep\",\"device\":\"%s\",\"devices\":%d,\"log_domain\":%u,"
            "\"partitions\":%d,\"proofs\":%d,\"workers\":%d,\"in_flight\":%d,\"vram_budget\":%zu,"
            "\"key_on_device\":%s,\"gen_circuit_s\":%.3f,\"setup_s\":%.3f,",
-           dev, B->devices, B->log_domain, B->partitions, B->proofs, B->workers, B->in_flight,
-           B->budget, o->key_on_device ? "true" : "false", o->gen_circuit_s, o->setup_s);
-    bench_run_json(stdout, r, B->devices);
+           dev, B->f.devices, B->log_domain, B->f.partitions, B->f.proofs, B->f.workers,
+           B->f.in_flight, B->f.budget, o->key_on_device ? "true" : "false", o->gen_circuit_s,
+           o->setup_s);
+    bench_run_json(stdout, r, B->f.devices);
     printf("\"floor_s\":%.5g,\"ratio_floor\":%.2f,\"curio_s\":%.1f,\"ratio_curio\":%s,"
            "\"all_verified\":true}\n",
            floor, r->s_per_proof / floor, CURIO_S_PER_PROOF, curio);
     char devs[32] = "";
-    if (B->devices > 1)
-        snprintf(devs, sizeof devs, "%d devices x ", B->devices);
+    if (B->f.devices > 1)
+        snprintf(devs, sizeof devs, "%d devices x ", B->f.devices);
     printf("\nporep-32g at 2^%u, %d proofs x %d partitions on %s (%s%d worker%s, %d in flight), "
            "every proof verified:\n",
-           B->log_domain, B->proofs, B->partitions, dev, devs, B->workers,
-           B->workers > 1 ? "s" : "", B->in_flight);
+           B->log_domain, B->f.proofs, B->f.partitions, dev, devs, B->f.workers,
+           B->f.workers > 1 ? "s" : "", B->f.in_flight);
     printf("  workload: circuit %.2f s, key %.2f s (%s)\n", o->gen_circuit_s, o->setup_s,
            o->key_on_device ? "bases stay in VRAM" : "bases in host memory");
-    bench_run_table(stdout, r, B->devices);
+    bench_run_table(stdout, r, B->f.devices);
     printf("  floor %.4g s/proof (DESIGN.md §6%s): ratio %.2f", floor,
            full ? "" : ", scaled to this size", r->s_per_proof / floor);
     if (full)
@@ -149,10 +159,8 @@ static void report(const porep_cfg_t *B, const porep_out_t *o, const char *dev)
 static int usage(const char *a)
 {
     fprintf(stderr,
-            "cuzk bench porep: bad option '%s'\nusage: cuzk bench porep [--log-domain K] "
-            "[--partitions P] [--proofs N] [--device cpu|cuda] [--devices D] [--setup cpu|cuda] "
-            "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "
-            "[--events FILE] [--check]\n",
+            "cuzk bench porep: bad option '%s'\nusage: cuzk bench porep [--log-domain "
+            "K] " BENCH_ENGINE_FLAGS_USAGE "\n",
             a);
     return CLI_USAGE;
 }
@@ -160,41 +168,18 @@ static int usage(const char *a)
 static int parse_args(porep_cfg_t *B, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
+        int f = bench_engine_flag(&B->f, "bench porep", argc, argv, &i);
+        if (f < 0)
+            return CLI_USAGE;
+        if (f)
+            continue;
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
         long long x = v ? strtoll(v, &end, 10) : 0;
-        int num = v && *v && !*end;
-        cuzk_error_t err = {0};
-        if (!strcmp(a, "--check")) {
-            B->check = 1;
-            continue;
-        }
-        if (!v)
-            return usage(a);
-        if (!strcmp(a, "--log-domain") && num && x >= GEN_LOG_DOMAIN_MIN && x <= GEN_LOG_DOMAIN_MAX)
+        if (!strcmp(a, "--log-domain") && v && *v && !*end && x >= GEN_LOG_DOMAIN_MIN &&
+            x <= GEN_LOG_DOMAIN_MAX)
             B->log_domain = (unsigned)x;
-        else if (!strcmp(a, "--partitions") && num && x >= 1 && x <= 64)
-            B->partitions = (int)x;
-        else if (!strcmp(a, "--proofs") && num && x >= 1 && x <= 1000)
-            B->proofs = (int)x;
-        else if (!strcmp(a, "--workers") && num && x >= 1 && x <= 8)
-            B->workers = (int)x;
-        else if (!strcmp(a, "--devices") && num && x >= 1 && x <= ENGINE_MAX_DEVICES)
-            B->devices = (int)x;
-        else if (!strcmp(a, "--in-flight") && num && x >= 1 && x <= 64)
-            B->in_flight = (int)x;
-        else if (!strcmp(a, "--seed") && num && x >= 0)
-            B->seed = (uint64_t)x;
-        else if (!strcmp(a, "--device") || !strcmp(a, "--setup")) {
-            if (!cli_device_arg(a[2] == 'd' ? &B->device : &B->setup, "bench porep", v))
-                return CLI_USAGE;
-        } else if (!strcmp(a, "--events") && *v)
-            B->events = v;
-        else if (!strcmp(a, "--vram-budget") || !strcmp(a, "--host-budget")) {
-            size_t *dst = a[2] == 'v' ? &B->budget : &B->host_budget;
-            if (cli_parse_bytes(dst, v, &err) != CUZK_OK)
-                return cli_fail("bench porep", a, &err);
-        } else
+        else
             return usage(a);
         i++;
     }
@@ -203,16 +188,25 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
 
 int bench_porep(int argc, char **argv)
 {
-    porep_cfg_t B = {12, 10, 3, 1, 2, 0, 1, DEVICE_AUTO, DEVICE_AUTO, 0, (size_t)32 << 30, 1, NULL};
+    porep_cfg_t B = {.log_domain = 12,
+                     .f = {.proofs = 3,
+                           .partitions = 10,
+                           .workers = 1,
+                           .devices = 1,
+                           .in_flight = 2,
+                           .device = DEVICE_AUTO,
+                           .setup = DEVICE_AUTO,
+                           .host_budget = (size_t)32 << 30,
+                           .seed = 1}};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
-    B.device = cli_device_resolve(B.device);
-    const char *dev = device_kind_str(B.device);
-    if (B.setup == DEVICE_AUTO)
-        B.setup = B.device;
+    B.f.device = cli_device_resolve(B.f.device);
+    const char *dev = device_kind_str(B.f.device);
+    if (B.f.setup == DEVICE_AUTO)
+        B.f.setup = B.f.device;
     cuzk_error_t err = {0};
-    if (!bench_run_devices_present("bench porep", B.device, B.devices))
+    if (!bench_run_devices_present("bench porep", B.f.device, B.f.devices))
         return CLI_USAGE;
     gen_shape_t sh;
     circuit_t c = {0};
@@ -222,15 +216,15 @@ int bench_porep(int argc, char **argv)
     memset(&o, 0, sizeof o);
     double t0 = cli_now();
     if (gen_porep_shape(&sh, B.log_domain, &err) != CUZK_OK ||
-        gen_porep_circuit(&c, &sh, B.seed, 0, &err) != CUZK_OK) {
+        gen_porep_circuit(&c, &sh, B.f.seed, 0, &err) != CUZK_OK) {
         rc = cli_fail("bench porep", "gen-circuit", &err);
         goto out;
     }
     o.gen_circuit_s = cli_now() - t0;
     fprintf(stderr, "cuzk bench porep: porep-32g at 2^%u: %u constraints, %u variables, %.2f s\n",
             B.log_domain, sh.n_constraints, sh.n_vars, o.gen_circuit_s);
-    if ((rc = bench_run_key(&k, "bench porep", &c, B.setup, B.budget, B.workers, B.devices)) !=
-        CLI_OK)
+    if ((rc = bench_run_key(&k, "bench porep", &c, B.f.setup, B.f.budget, B.f.workers,
+                            B.f.devices)) != CLI_OK)
         goto out;
     o.setup_s = k.setup_s;
     o.key_on_device = k.on_device;

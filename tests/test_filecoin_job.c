@@ -308,14 +308,27 @@ static void test_window_post(void **state)
     assert_int_equal(job_of(&j2, &o, &v, &err), CUZK_OK);
     assert_int_equal(witness_of(j2, 0, FIL_WITNESS_FAST, &err), CUZK_ERR_INVALID);
     assert_non_null(strstr(err.msg, "does not belong"));
+    assert_int_equal(fil_job_diagnose(j2, 0, 1, &err), CUZK_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "does not belong"));
     fil_job_free(j2);
 
-    /* a changed byte in a path: the circuit refuses it */
+    /* a changed byte in a path: the circuit refuses it. The values-only
+     * witness does not see it (the daemon's: its proof fails verification),
+     * fil_job_diagnose names the constraint, and the untouched partition
+     * diagnoses clean. */
     v.b[0][200] ^= 1;
     assert_int_equal(job_of(&j2, &p, &v, &err), CUZK_OK);
     assert_int_equal(witness_of(j2, 0, FIL_WITNESS_CHECK, &err), CUZK_ERR_INVALID);
     assert_non_null(strstr(err.msg, "not valid"));
     assert_int_equal(witness_of(j2, 1, FIL_WITNESS_CHECK, &err), CUZK_OK);
+    assert_int_equal(witness_of(j2, 0, FIL_WITNESS_FAST, &err), CUZK_OK);
+    assert_int_equal(fil_job_diagnose(j2, 0, 2, &err), CUZK_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "partition 0: witness: "));
+    assert_non_null(strstr(err.msg, "constraint "));
+    assert_non_null(strstr(err.msg, "not valid"));
+    assert_int_equal(fil_job_diagnose(j2, 1, 1, &err), CUZK_OK);
+    assert_int_equal(fil_job_diagnose(j2, 2, 1, &err), CUZK_ERR_ARG);
+    assert_int_equal(fil_job_diagnose(NULL, 0, 1, &err), CUZK_ERR_ARG);
     fil_job_free(j2);
     v.b[0][200] ^= 1;
 

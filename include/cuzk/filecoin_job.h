@@ -133,6 +133,18 @@ void fil_job_part_free(fil_job_part_t *part); /* accepts NULL and a zeroed part 
 cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_job_t *j, unsigned i,
                             const fil_witness_opts_t *opts, cuzk_error_t *err);
 
+/* Why partition i's proof could not verify: its witness made again with
+ * every constraint evaluated (FIL_WITNESS_CHECK, on `threads` as
+ * fil_witness_opts_t), into memory of its own, and its inputs compared.
+ * For a prover that makes witnesses with FIL_WITNESS_FAST (several times
+ * cheaper: the check evaluates every one of up to 130 M constraints) and
+ * lets the verification of the proof catch a vanilla proof the circuit
+ * refuses. Returns CUZK_OK (the vanilla proof satisfies the circuit: the
+ * fault lies elsewhere), CUZK_ERR_INVALID naming the first constraint it
+ * breaks or the input that differs, CUZK_ERR_ARG (i out of range),
+ * CUZK_ERR_NOMEM. */
+cuzk_status fil_job_diagnose(const fil_job_t *j, unsigned i, int threads, cuzk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

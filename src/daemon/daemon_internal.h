@@ -99,6 +99,12 @@ cuzk_status dmn_fil_new(dmn_fil_t **out, engine_kind kind, const daemon_filecoin
 void dmn_fil_free(dmn_fil_t *x); /* accepts NULL */
 /* engine_witness_fn over a dmn_fil_part_t. */
 cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, cuzk_error_t *err);
+/* A job whose proof failed verification: when the vanilla proof is what
+ * the circuit refuses, *error becomes CUZK_ERR_INVALID naming the
+ * partition and the constraint (fil_job_diagnose, on the failed
+ * partition, or every one when the message names none); otherwise it is
+ * left as it is. Seconds of CPU at 32 GiB: a rare path. x may be NULL. */
+void dmn_fil_diagnose(const dmn_fil_t *x, cuzk_error_t *error);
 
 typedef struct dmn_key {
     char id[DAEMON_KEY_ID_MAX + 1];

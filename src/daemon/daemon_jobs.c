@@ -376,6 +376,8 @@ void dmn_job_collect(daemon_t *d, dmn_job_t *j, engine_result_t *res)
             r->state = ENGINE_JOB_FAILED;
             r->error = e;
         }
+    } else if (r->state == ENGINE_JOB_FAILED) {
+        dmn_fil_diagnose(j->fil, &r->error); /* which constraint a vanilla proof breaks */
     }
     dmn_job_publish(d, j, r);
 }

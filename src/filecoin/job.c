@@ -327,3 +327,38 @@ cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_j
         st = compare_inputs(w, j, i, err);
     return st;
 }
+
+cuzk_status fil_job_diagnose(const fil_job_t *j, unsigned i, int threads, cuzk_error_t *err)
+{
+    if (!j)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_job_diagnose: NULL argument");
+    if (i >= j->partitions)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "partition %u of %u", i, j->partitions);
+    fil_job_part_t part;
+    cuzk_status st = fil_job_partition(&part, j, i, err);
+    if (st != CUZK_OK)
+        return st;
+    fr_t *w = NULL;
+    size_t n_vars = 0, n_inputs = 0;
+    fil_witness_opts_t o = {FIL_WITNESS_CHECK, threads, 0, 0};
+    cuzk_error_t e = {0};
+    st = fil_partition_witness(&w, &n_vars, &n_inputs, &part.p, &o, &e);
+    fil_job_part_free(&part);
+    if (st == CUZK_ERR_ARG) /* the circuit refuses a value, or a constraint fails */
+        st = strstr(e.msg, "is not valid")
+                 ? cuzk_error_set(err, CUZK_ERR_INVALID, "partition %u: witness: %s", i, e.msg)
+                 : cuzk_error_set(err, CUZK_ERR_INVALID,
+                                  "partition %u: witness: %s: the vanilla proof is not valid", i,
+                                  e.msg);
+    else if (st != CUZK_OK)
+        cuzk_error_set(err, st, "partition %u: %s", i, e.msg);
+    else if (n_inputs != j->n_inputs)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID,
+                            "partition %u: the vanilla proof gives %zu inputs, the public values "
+                            "%zu: the vanilla proof does not belong to them",
+                            i, n_inputs, j->n_inputs);
+    else
+        st = compare_inputs(w, j, i, err);
+    free(w);
+    return st;
+}

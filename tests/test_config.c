@@ -98,7 +98,8 @@ static void test_defaults(void **state)
     assert_int_equal(c.scheduler.retry, ENGINE_RETRY_OTHER_DEVICE);
     assert_int_equal(c.scheduler.max_retained, 1024);
     assert_int_equal(c.synthesis.threads, 2);
-    assert_int_equal(c.synthesis.stage_threads, 1);
+    assert_int_equal(c.synthesis.stage_threads, 0);
+    assert_int_equal(c.synthesis.nice, 5);
     assert_int_equal(c.synthesis.prove_threads, 0);
     assert_string_equal(c.srs.dir, "/var/lib/cuzk/srs");
     assert_int_equal(c.srs.n_preload, 0);
@@ -112,7 +113,9 @@ static void test_defaults(void **state)
     engine_config_t e;
     engine_config_default(&e);
     assert_int_equal(c.synthesis.threads, e.witness_threads);
-    assert_int_equal(c.synthesis.stage_threads, e.stage_threads);
+    /* stage_threads 0 and nice 5 are the daemon's own: it sizes the
+     * stages by its devices (parallel_share) and lowers the pool */
+    assert_true(e.stage_threads >= 1 && e.witness_nice == 0);
     assert_int_equal(c.synthesis.prove_threads, e.prove_threads);
     assert_int_equal(c.memory.ready_max, e.ready_max);
     assert_int_equal(c.memory.ready_bytes_max, e.ready_bytes_max);

@@ -123,8 +123,12 @@ typedef struct cuzk_config {
         unsigned max_retained; /* finished jobs the engine keeps, 1..1000000; 1024 */
     } scheduler;
     struct {
-        int threads;       /* witness/verify pool, 0..256 (0: one per CPU); 2 */
-        int stage_threads; /* threads inside one parse/check/verify, 0..256 (0: 1); 1 */
+        int threads; /* witness/verify pool, 0..256 (0: one per CPU); 2 */
+        /* threads inside one witness/parse/check/verify, 0..256; 0 (the
+         * default): the CPUs left after 2 per device worker and 1,
+         * shared by the pool threads (parallel_share) */
+        int stage_threads;
+        int nice;          /* added to the pool threads' nice value, 0..19; 5 */
         int prove_threads; /* groth16_prove's threads, 0..1024 (0: all CPUs); 0 */
     } synthesis;
     struct {

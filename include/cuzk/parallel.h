@@ -22,6 +22,13 @@ typedef void (*parallel_fn)(void *ctx, size_t begin, size_t end);
 
 /* Number of threads parallel_for uses for `threads` (resolves <= 0). */
 int parallel_threads(int threads);
+
+/* The threads each of `stages` stages running at once may use when
+ * `reserved` CPUs are kept for other threads: (every CPU - reserved) /
+ * stages, at least 1 (CPUs as parallel_threads(0) counts them; stages
+ * <= 0 counts as 1). The engine's users size a witness pool with it, the
+ * device workers' threads reserved. */
+int parallel_share(int stages, int reserved);
 cuzk_status parallel_for(size_t n, size_t grain, int threads, parallel_fn fn, void *ctx);
 
 #ifdef __cplusplus

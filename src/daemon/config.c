@@ -151,8 +151,11 @@ static const option_t options[] = {
 
     NUM(synthesis, threads, NULL, CONFIG_INT, ST_INT, "2", 0, 256, 0,
         "witness/verify pool threads; 0: one per CPU"),
-    NUM(synthesis, stage_threads, NULL, CONFIG_INT, ST_INT, "1", 0, 256, 0,
-        "threads inside one witness check or verify"),
+    NUM(synthesis, stage_threads, NULL, CONFIG_INT, ST_INT, "0", 0, 256, 0,
+        "threads inside one witness, check or verify; 0: the CPUs the devices' workers leave, "
+        "shared by the pool"),
+    NUM(synthesis, nice, NULL, CONFIG_INT, ST_INT, "5", 0, 19, 0,
+        "added to the pool threads' nice value, so synthesis never delays the device workers"),
     NUM(synthesis, prove_threads, NULL, CONFIG_INT, ST_INT, "0", 0, 1024, 0,
         "CPU threads of one proof; 0: all CPUs"),
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/parallel.h"
 #include "daemon/daemon_internal.h"
 #include "util/sync.h"
 
@@ -353,7 +354,16 @@ static void engine_config_from(engine_config_t *ec, const cuzk_config_t *cfg,
         threads = ncpu > 0 ? (ncpu > 256 ? 256 : (int)ncpu) : 1;
     }
     ec->witness_threads = threads;
-    ec->stage_threads = cfg->synthesis.stage_threads > 0 ? cfg->synthesis.stage_threads : 1;
+    /* by default a witness gets what the device workers leave: with one
+     * thread a 32 GiB PoRep partition takes seconds longer than the GPU
+     * needs to prove it */
+    int workers = 0;
+    for (unsigned i = 0; i < n_devices; i++)
+        workers += devices[i].workers;
+    ec->stage_threads = cfg->synthesis.stage_threads > 0 ? cfg->synthesis.stage_threads
+                                                         : parallel_share(threads, 2 * workers + 1);
+    ec->witness_nice = cfg->synthesis.nice;
+    d->stage_threads = ec->stage_threads;
     ec->prove_threads = cfg->synthesis.prove_threads;
     ec->ready_max = cfg->memory.ready_max;
     ec->ready_bytes_max = (size_t)cfg->memory.ready_bytes_max;

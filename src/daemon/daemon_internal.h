@@ -221,6 +221,7 @@ struct daemon {
     dmn_registry_t reg;
     int reg_ok;
     uint64_t start_ns;
+    int stage_threads; /* the engine's, resolved: what a Filecoin witness uses */
 
     metrics_t *metrics;
     metrics_family_t *m_proofs, *m_queue, *m_stage, *m_busy, *m_vram_res, *m_vram_tot, *m_key,

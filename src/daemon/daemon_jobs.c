@@ -496,7 +496,7 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
                                 "give %zu",
                                 k->id, dmn_key_n_public(k), fil_job_n_inputs(j->fil->job));
         j->fil->n_public = st == CUZK_OK ? dmn_key_n_public(k) : 0;
-        j->fil->threads = d->cfg.synthesis.stage_threads;
+        j->fil->threads = d->stage_threads;
         n = j->fil->n_parts;
     } else if (is_groth16(j->kind)) {
         st = dmn_registry_get(&d->reg, &k, &waited, j->circuit, &e);

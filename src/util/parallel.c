@@ -32,6 +32,13 @@ int parallel_threads(int threads)
     return n > 0 ? (int)n : 1;
 }
 
+int parallel_share(int stages, int reserved)
+{
+    int spare = parallel_threads(0) - (reserved > 0 ? reserved : 0);
+    int each = spare / (stages > 0 ? stages : 1);
+    return each > 1 ? each : 1;
+}
+
 cuzk_status parallel_for(size_t n, size_t grain, int threads, parallel_fn fn, void *ctx)
 {
     if (n == 0)

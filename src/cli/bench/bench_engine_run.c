@@ -395,18 +395,17 @@ static void measure(bench_run_out_t *o, span_recorder_t *rec, engine_t *e, const
 static void engine_cfg(engine_config_t *cfg, const bench_run_cfg_t *B, const device_t *dev,
                        span_recorder_t *rec)
 {
-    int D = B->devices, nproc = parallel_threads(0);
+    int D = B->devices;
     engine_config_default(cfg);
     cfg->devices = dev;
     cfg->n_devices = (unsigned)D;
     /* two witnesses in the making per device and one more: each device
      * takes one per prove (~1.8 s at 2^27), each takes ~1.3 s on its cores */
     cfg->witness_threads = (unsigned)(D > 1 ? D + 1 : 2);
-    /* cores for the device workers and the verifier besides synthesis,
-     * which runs at a lower priority than they do */
-    int spare = nproc - 2 * B->workers * D - 1;
-    cfg->stage_threads =
-        spare / (int)cfg->witness_threads > 1 ? spare / (int)cfg->witness_threads : 1;
+    /* cores for the device workers (two each) and the verifier besides
+     * synthesis, which runs at a lower priority than they do (the
+     * daemon's rule too) */
+    cfg->stage_threads = parallel_share((int)cfg->witness_threads, 2 * B->workers * D + 1);
     cfg->witness_nice = 5;
     cfg->ready_max = (unsigned)(B->workers * D + 2);
     cfg->ready_bytes_max = B->host_budget;

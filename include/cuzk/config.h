@@ -105,8 +105,10 @@ typedef struct cuzk_config {
     struct {
         uint64_t host_budget;     /* host bytes for keys and witnesses; 0 (default): no limit */
         uint64_t ready_bytes_max; /* host bytes of witnessed partitions waiting; 0: no limit */
-        unsigned ready_max;       /* witnessed partitions waiting for a device, 1..4096; 4 */
-        uint64_t pinned_budget;   /* page-locked host bytes for transfers; 0: no limit */
+        /* witnessed partitions waiting for a device, 0..4096; 0 (the
+         * default): one per device worker and 2 more */
+        unsigned ready_max;
+        uint64_t pinned_budget; /* page-locked host bytes for transfers; 0: no limit */
     } memory;
     struct {
         int devices[CONFIG_MAX_GPUS]; /* GPU ordinals, distinct; n_devices 0 (default): all */

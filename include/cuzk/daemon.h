@@ -92,8 +92,8 @@ typedef struct daemon daemon_t;
  * FAILED with the reason; that is not an error of daemon_new.
  * Engine settings: synthesis.threads (0: one per CPU, at most 256),
  * stage_threads (0: parallel_share over the pool, 2 CPUs per device
- * worker and 1 reserved), nice, prove_threads, memory.ready_max,
- * memory.ready_bytes_max,
+ * worker and 1 reserved), nice, prove_threads, memory.ready_max (0: one
+ * per device worker and 2), memory.ready_bytes_max,
  * scheduler.aging (ms to ns), max_retries, retry, max_retained.
  * Returns: CUZK_OK; CUZK_ERR_ARG (no devices, a bad config value, a
  * preload circuit that is not in srs.dir); the journal's, the event log's,

@@ -128,8 +128,8 @@ static const option_t options[] = {
         "host bytes for keys and witnesses; 0: no limit"),
     NUM(memory, ready_bytes_max, NULL, CONFIG_SIZE, ST_U64, "0", 0, U64MAX, 0,
         "host bytes of witnessed partitions waiting; 0: no limit"),
-    NUM(memory, ready_max, NULL, CONFIG_INT, ST_UINT, "4", 1, 4096, 0,
-        "witnessed partitions waiting for a device"),
+    NUM(memory, ready_max, NULL, CONFIG_INT, ST_UINT, "0", 0, 4096, 0,
+        "witnessed partitions waiting for a device; 0: one per device worker and 2"),
     NUM(memory, pinned_budget, NULL, CONFIG_SIZE, ST_U64, "0", 0, U64MAX, 0,
         "page-locked host bytes for witness buffers; 0: no limit"),
 

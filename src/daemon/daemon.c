@@ -365,7 +365,9 @@ static void engine_config_from(engine_config_t *ec, const cuzk_config_t *cfg,
     ec->witness_nice = cfg->synthesis.nice;
     d->stage_threads = ec->stage_threads;
     ec->prove_threads = cfg->synthesis.prove_threads;
-    ec->ready_max = cfg->memory.ready_max;
+    /* every worker one ready and two more, as the bench runs: a fixed
+     * count would idle the workers of a machine with many GPUs */
+    ec->ready_max = cfg->memory.ready_max ? cfg->memory.ready_max : (unsigned)workers + 2;
     ec->ready_bytes_max = (size_t)cfg->memory.ready_bytes_max;
     /* page-locked witness buffers (the devices' allocator) within it */
     ec->host_bytes_max = (size_t)cfg->memory.pinned_budget;

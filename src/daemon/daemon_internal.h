@@ -225,8 +225,9 @@ struct daemon {
 
     metrics_t *metrics;
     metrics_family_t *m_proofs, *m_queue, *m_stage, *m_busy, *m_vram_res, *m_vram_tot, *m_key,
-        *m_key_dev;
+        *m_key_dev, *m_job;
     metrics_series_t *s_stage[ENGINE_STAGE_COUNT];
+    metrics_series_t *s_job[ENGINE_KIND_COUNT];
 
     pthread_mutex_t submit_mu;
     pthread_mutex_t mu;
@@ -277,7 +278,9 @@ void dmn_job_publish(daemon_t *d, dmn_job_t *j, dmn_done_t *r);
 
 /* daemon_status.c */
 cuzk_status dmn_metrics_init(daemon_t *d, cuzk_error_t *err);
-void dmn_metrics_count(daemon_t *d, engine_kind kind, engine_job_state state);
+/* A job's end: counted by kind and state; a done one's seconds from
+ * acceptance to its verified proof observed by kind. */
+void dmn_metrics_count(daemon_t *d, engine_kind kind, engine_job_state state, uint64_t total_ms);
 void dmn_metrics_key_unloaded(void *daemon, const char *circuit);
 void dmn_busy_add(dmn_busy_t *b, uint64_t start_ns, uint64_t end_ns);
 double dmn_busy_ratio(const dmn_busy_t *b, uint64_t now_ns, uint64_t since_ns);

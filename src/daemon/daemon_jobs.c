@@ -247,7 +247,7 @@ void dmn_job_publish(daemon_t *d, dmn_job_t *j, dmn_done_t *r)
     else
         dmn_log(d, CONFIG_LOG_INFO, "job %llu %s %s: %s: %s", (unsigned long long)r->id,
                 engine_kind_str(kind), r->circuit, engine_job_state_str(state), r->error.msg);
-    dmn_metrics_count(d, kind, state); /* before the waiters wake: they may read it */
+    dmn_metrics_count(d, kind, state, r->times.total_ms); /* before the waiters wake */
     pthread_mutex_lock(&d->mu);
     job_unlink(d, j);
     if (state == ENGINE_JOB_DONE)
@@ -288,7 +288,7 @@ static void publish_bare(daemon_t *d, dmn_job_t *j, engine_job_state state,
     if (state == ENGINE_JOB_DONE)
         state = ENGINE_JOB_FAILED; /* its result bytes are what could not be kept */
     journal_finish(d->journal, j->id, (int)state, &why, NULL, 0, NULL, 0, NULL);
-    dmn_metrics_count(d, j->kind, state);
+    dmn_metrics_count(d, j->kind, state, 0);
     pthread_mutex_lock(&d->mu);
     job_unlink(d, j);
     if (state == ENGINE_JOB_FAILED)

@@ -104,6 +104,11 @@ cuzk_status dmn_metrics_init(daemon_t *d, cuzk_error_t *err)
         st = family(d, &d->m_stage, METRICS_HISTOGRAM, "cuzk_stage_seconds",
                     "Duration of one engine stage run.", "stage", NULL, err);
     if (st == CUZK_OK)
+        st = family(d, &d->m_job, METRICS_HISTOGRAM, "cuzk_job_seconds",
+                    "Time from a job's acceptance to its verified proof, by proof kind (done "
+                    "jobs): a WinningPoSt's deadline is read here.",
+                    "kind", NULL, err);
+    if (st == CUZK_OK)
         st = family(d, &d->m_busy, METRICS_GAUGE, "cuzk_gpu_busy_ratio",
                     "Fraction of the last 60 s (or of the uptime) in which a proof ran on the "
                     "device.",
@@ -127,6 +132,8 @@ cuzk_status dmn_metrics_init(daemon_t *d, cuzk_error_t *err)
     /* The series every dashboard expects exist from the start (value 0). */
     for (int s = 0; s < ENGINE_STAGE_COUNT; s++)
         d->s_stage[s] = series1(d->m_stage, engine_stage_str(s));
+    for (int k = 0; k < ENGINE_KIND_COUNT; k++)
+        d->s_job[k] = series1(d->m_job, engine_kind_str(k));
     for (int p = 0; p < CUZK_PRIO_COUNT; p++)
         series1(d->m_queue, cuzk_priority_str(p));
     for (int k = ENGINE_KIND_SNARKJS; k <= ENGINE_KIND_BELLPERSON; k++)
@@ -142,10 +149,12 @@ cuzk_status dmn_metrics_init(daemon_t *d, cuzk_error_t *err)
     return CUZK_OK;
 }
 
-void dmn_metrics_count(daemon_t *d, engine_kind kind, engine_job_state state)
+void dmn_metrics_count(daemon_t *d, engine_kind kind, engine_job_state state, uint64_t total_ms)
 {
     int s = state == ENGINE_JOB_DONE ? 0 : state == ENGINE_JOB_FAILED ? 1 : 2;
     metrics_add(series2(d->m_proofs, engine_kind_str(kind), STATUS_NAMES[s]), 1);
+    if (state == ENGINE_JOB_DONE && (int)kind >= 0 && kind < ENGINE_KIND_COUNT)
+        metrics_observe(d->s_job[kind], (double)total_ms / 1e3);
 }
 
 void dmn_metrics_key_unloaded(void *daemon, const char *circuit)

@@ -131,6 +131,18 @@ run "winning-post: cuzk bench batch --n 3" "$cuzk" bench batch --addr "unix://$s
     --vanilla "$in"/winning-post/sector-*.vproof --n 3 --concurrency 2
 grep -q '"kind":"winning-post".*"completed":3,' "$work/log" ||
     { echo "FAIL: bench batch did not complete 3 proofs"; sed 's/^/    /' "$work/log"; fail=1; }
+# cuzk bench single --every: the calls paced (the WinningPoSt side of a
+# mixed load): three due at 0, 0.5 and 1 s, so the run lasts over 1 s
+run "winning-post: cuzk bench single --every 0.5 --n 3" "$cuzk" bench single \
+    --addr "unix://$sock" --kind winning-post --public "$in/winning-post/public.json" \
+    --vanilla "$in"/winning-post/sector-*.vproof --n 3 --every 0.5
+grep '"wall_s"' "$work/log" | "$py" -c '
+import json, sys
+j = json.loads(sys.stdin.readline())
+ok = j["bench"] == "single" and j["completed"] == 3 and j["every_s"] == 0.5 \
+    and j["wall_s"] >= 1.0 and j["lat_max_ms"] >= j["lat_p99_ms"] >= j["lat_median_ms"] > 0
+sys.exit(0 if ok else 1)' ||
+    { echo "FAIL: bench single --every: not paced or no p99"; sed 's/^/    /' "$work/log"; fail=1; }
 # expect_usage DESCRIPTION TEXT CMD...: CMD exits 2, its stderr naming TEXT
 expect_usage() {
     local what="$1" text="$2"
@@ -155,6 +167,9 @@ expect_usage "submit --kind not the public values'" "--kind" "$cuzk" submit "${w
     --kind window-post
 expect_usage "submit --public missing" "--public" "$cuzk" submit --addr "unix://$sock" \
     --kind winning-post --vanilla "${wd_files[0]}"
+expect_usage "bench batch --every (single only)" "--every" "$cuzk" bench batch "${wp[@]}" \
+    --every 30
+expect_usage "bench single --every 0" "--every" "$cuzk" bench single "${wp[@]}" --every 0
 expect_usage "bench batch --vanilla without a file" "--vanilla" "$cuzk" bench batch \
     --addr "unix://$sock" --public "$in/winning-post/public.json" --vanilla
 expect_usage "daemon refuses a WindowPoSt number for WinningPoSt" "registered_proof 5" \

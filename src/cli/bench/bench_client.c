@@ -1,6 +1,9 @@
 /* `cuzk bench single|batch|stress`: proofs through a running daemon, over
  * cuzk.v1 (rpc.h), measured at the client.
- *   single: --n N Prove calls one after another; each one's latency.
+ *   single: --n N Prove calls one after another; each one's latency. With
+ *           --every S one call is due every S seconds (a WinningPoSt
+ *           every 30 s); a call still running when the next is due
+ *           delays it, none is made up.
  *   batch:  --n N SubmitProof calls at once, then every job awaited by
  *           --concurrency C threads; throughput over the whole batch.
  *   stress: C client threads for --seconds S, each submitting and awaiting
@@ -10,7 +13,8 @@
  * Filecoin requests (--public and --vanilla, client_filecoin.h): every
  * proof is the same request, filled once as Curio fills it; stress varies
  * only the priority and the cancels, as for circuits. A mixed load (PoRep
- * jobs plus a WinningPoSt every 30 s) is two bench runs side by side.
+ * jobs plus a WinningPoSt every 30 s) is two bench runs side by side:
+ * `bench batch` of PoRep and `bench single --every 30` of WinningPoSt.
  * Latency is from the request's send to its answer. Prints JSON lines
  * (single: one per proof; every mode: a summary), then a table; a progress
  * line on stderr when stderr is a terminal.
@@ -54,6 +58,7 @@ typedef struct bench_args {
     client_fil_opts_t fil;
     int random_priority; /* stress without --priority */
     long n, concurrency, seconds, cancel_pct;
+    double every_s; /* single: one call due every this many seconds; 0: back to back */
     unsigned seed;
     int timeout_ms; /* per proof */
     char **files;
@@ -190,15 +195,31 @@ static outcome await_one(bench_t *b, const char *job, double sent)
 
 /* ---- single ---- */
 
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0)
+        ; /* interrupted: sleep the rest */
+}
+
 static void run_single(bench_t *b)
 {
     Cuzk__V1__ProveRequest req;
     cuzk__v1__prove_request__init(&req);
     req.submit = (Cuzk__V1__SubmitProofRequest *)b->req; /* packed, never written */
+    double due = cli_now();
     for (long i = 0; i < b->a->n; i++) {
         Cuzk__V1__ProveResponse *r = NULL;
         rpc_status_t st;
         cuzk_error_t err = {0};
+        if (b->a->every_s > 0) {
+            double wait = due - cli_now();
+            if (wait > 0)
+                sleep_s(wait);
+            due += b->a->every_s;
+            if (due < cli_now()) /* a call outlived its period: the next now */
+                due = cli_now();
+        }
         double t = cli_now();
         cuzk_status s = rpc_prove(b->cl, &r, &req, b->a->timeout_ms, &st, &err);
         double lat = ms_since(t);
@@ -375,13 +396,14 @@ static void report(bench_t *b)
 {
     const bench_args_t *a = b->a;
     double wall = (b->last_done > b->t0 ? b->last_done : cli_now()) - b->t0;
-    double lat[4] = {0, 0, 0, 0}; /* min, median, p95, max */
+    double lat[5] = {0, 0, 0, 0, 0}; /* min, median, p95, p99, max */
     if (b->n_lat) {
         qsort(b->lat_ms, b->n_lat, sizeof *b->lat_ms, cmp_double);
         lat[0] = b->lat_ms[0];
         lat[1] = pct(b->lat_ms, b->n_lat, 0.5);
         lat[2] = pct(b->lat_ms, b->n_lat, 0.95);
-        lat[3] = b->lat_ms[b->n_lat - 1];
+        lat[3] = pct(b->lat_ms, b->n_lat, 0.99);
+        lat[4] = b->lat_ms[b->n_lat - 1];
     }
     double rate = wall > 0 ? (double)b->count[OUT_COMPLETED] / wall : 0;
     printf("{\"bench\":\"%s\",\"circuit\":\"%s\",\"kind\":\"%s\",\"addr\":\"%s\","
@@ -393,15 +415,18 @@ static void report(bench_t *b)
     for (int o = 0; o < OUT_COUNT; o++)
         printf("\"%s\":%" PRIu64 ",", OUT_NAMES[o], b->count[o]);
     printf("\"wall_s\":%.3f,\"proofs_per_s\":%.3f,\"lat_min_ms\":%.3f,\"lat_median_ms\":%.3f,"
-           "\"lat_p95_ms\":%.3f,\"lat_max_ms\":%.3f,\"cancel_errors\":%" PRIu64 ",\"seed\":%u}\n",
-           wall, rate, lat[0], lat[1], lat[2], lat[3], b->cancel_errors, a->seed);
-    printf("\n%-7s %6s %6s %6s %6s %6s %6s %6s %9s %10s %10s %10s %10s\n", "bench", "n", "ok",
+           "\"lat_p95_ms\":%.3f,\"lat_p99_ms\":%.3f,\"lat_max_ms\":%.3f,\"every_s\":%.3f,"
+           "\"cancel_errors\":%" PRIu64 ",\"seed\":%u}\n",
+           wall, rate, lat[0], lat[1], lat[2], lat[3], lat[4], a->every_s, b->cancel_errors,
+           a->seed);
+    printf("\n%-7s %6s %6s %6s %6s %6s %6s %6s %9s %10s %10s %10s %10s %10s\n", "bench", "n", "ok",
            "failed", "cancel", "tmout", "reject", "errors", "proofs/s", "min ms", "median ms",
-           "p95 ms", "max ms");
+           "p95 ms", "p99 ms", "max ms");
     printf("%-7s %6" PRIu64, a->name, b->done);
     for (int o = 0; o < OUT_COUNT; o++)
         printf(" %6" PRIu64, b->count[o]);
-    printf(" %9.3f %10.1f %10.1f %10.1f %10.1f\n", rate, lat[0], lat[1], lat[2], lat[3]);
+    printf(" %9.3f %10.1f %10.1f %10.1f %10.1f %10.1f\n", rate, lat[0], lat[1], lat[2], lat[3],
+           lat[4]);
     if (b->first_error[0])
         fprintf(stderr, "cuzk bench %s: first problem: %s\n", a->name, b->first_error);
 }
@@ -414,7 +439,8 @@ static int bench_usage(const char *name)
             "usage: cuzk bench %s --circuit ID [options] WITNESS.wtns...\n"
             "       cuzk bench %s [--kind K] --public DIR/public.json --vanilla FILE...\n"
             "                 [options]   (each proof the same Filecoin request)\n"
-            "  single: --n N sequential Prove calls (default 10), the latency of each\n"
+            "  single: --n N sequential Prove calls (default 10), the latency of each;\n"
+            "          --every S: one due every S seconds (e.g. a WinningPoSt every 30)\n"
             "  batch:  --n N submits at once (default 32), awaited by --concurrency C\n"
             "          threads (default 8): throughput\n"
             "  stress: --concurrency C threads (default 4) for --seconds S (default 10),\n"
@@ -426,6 +452,17 @@ static int bench_usage(const char *name)
     fputs(CLIENT_FIL_USAGE, stderr);
     fputs(CLIENT_CONN_USAGE, stderr);
     return CLI_USAGE;
+}
+
+/* --every: seconds in (0, 86400]. */
+static int parse_every(double *out, const char *v)
+{
+    char *end = NULL;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x > 0 && x <= 86400))
+        return 0;
+    *out = x;
+    return 1;
 }
 
 static int bench_parse(bench_args_t *a, int argc, char **argv)
@@ -486,6 +523,8 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             a->cancel_pct = x;
         else if (!strcmp(o, "--seed") && ok && (ok = client_parse_long(&x, v, 0, UINT32_MAX)))
             a->seed = (unsigned)x;
+        else if (!strcmp(o, "--every") && ok && a->mode == MODE_SINGLE)
+            ok = parse_every(&a->every_s, v);
         else
             ok = 0;
         if (!ok) {

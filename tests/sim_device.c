@@ -42,6 +42,10 @@ struct engine_sim {
     unsigned fail_warm; /* warms still to fail */
     unsigned warm_delay_us;
     unsigned running;
+    struct {
+        const circuit_t *key; /* NULL: a free slot */
+        unsigned delay_us;
+    } key_delay[ENGINE_SIM_KEY_DELAYS];
     engine_sim_stats_t st;
 };
 
@@ -111,8 +115,9 @@ static void sleep_us(unsigned us)
         ;
 }
 
-/* Counts the proof, applies the injected failure and the delay. */
-static cuzk_status sim_proof_start(engine_sim_t *s, cuzk_error_t *err)
+/* Counts the proof of key c, applies the injected failure and the delay
+ * (c's own, else the device's). */
+static cuzk_status sim_proof_start(engine_sim_t *s, const circuit_t *c, cuzk_error_t *err)
 {
     pthread_mutex_lock(&s->mu);
     s->st.proves++;
@@ -120,6 +125,9 @@ static cuzk_status sim_proof_start(engine_sim_t *s, cuzk_error_t *err)
     if (s->fail_prove_in && --s->fail_prove_in == 0)
         fail = 1;
     unsigned delay = s->cfg.delay_us;
+    for (int i = 0; i < ENGINE_SIM_KEY_DELAYS; i++)
+        if (s->key_delay[i].key == c)
+            delay = s->key_delay[i].delay_us;
     if (!fail && ++s->running > s->st.max_concurrent)
         s->st.max_concurrent = s->running;
     pthread_mutex_unlock(&s->mu);
@@ -138,7 +146,7 @@ static cuzk_status sim_h_scalars(void *ctx, fr_t *p, const circuit_t *c, const f
                                  cuzk_error_t *err)
 {
     sim_backend_t *b = ctx;
-    cuzk_status st = sim_proof_start(b->sim, err);
+    cuzk_status st = sim_proof_start(b->sim, c, err);
     if (st != CUZK_OK)
         return st;
     engine_sim_t *s = b->sim;
@@ -367,6 +375,36 @@ void engine_sim_set_delay(engine_sim_t *s, unsigned delay_us)
     pthread_mutex_lock(&s->mu);
     s->cfg.delay_us = delay_us;
     pthread_mutex_unlock(&s->mu);
+}
+
+cuzk_status engine_sim_set_key_delay(engine_sim_t *s, const circuit_t *c, unsigned delay_us,
+                                     cuzk_error_t *err)
+{
+    if (!s || !c)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "engine_sim_set_key_delay: NULL argument");
+    cuzk_status st = CUZK_OK;
+    pthread_mutex_lock(&s->mu);
+    int at = -1;
+    for (int i = 0; i < ENGINE_SIM_KEY_DELAYS; i++) {
+        if (s->key_delay[i].key == c) {
+            at = i;
+            break;
+        }
+        if (!s->key_delay[i].key && at < 0)
+            at = i;
+    }
+    if (at >= 0 && delay_us) {
+        s->key_delay[at].key = c;
+        s->key_delay[at].delay_us = delay_us;
+    } else if (at >= 0 && s->key_delay[at].key == c) {
+        s->key_delay[at].key = NULL; /* 0: the device's delay again */
+    } else if (at < 0 && delay_us) {
+        st = cuzk_error_set(err, CUZK_ERR_CAPACITY,
+                            "engine_sim_set_key_delay: more than %d keys with a delay",
+                            ENGINE_SIM_KEY_DELAYS);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return st;
 }
 
 void engine_sim_stats(const engine_sim_t *cs, engine_sim_stats_t *out)

@@ -13,7 +13,8 @@
  * Failure injection (set from any thread at any time, atomically):
  * the Nth prove from now fails with CUZK_ERR_CUDA "injected launch failure";
  * plan fails with CUZK_ERR_NOMEM while armed; the next K backend_new calls
- * fail with CUZK_ERR_CUDA. Each proof sleeps delay_us first (device time).
+ * fail with CUZK_ERR_CUDA. Each proof sleeps delay_us first (device time),
+ * or its key's own delay where engine_sim_set_key_delay set one.
  *
  * Rules: as status.h; an engine_sim_t must outlive every engine that uses
  * its device description; all functions are thread-safe. */
@@ -69,6 +70,13 @@ void engine_sim_fail_prove(engine_sim_t *s, uint64_t nth);
 void engine_sim_fail_plan(engine_sim_t *s, int armed);
 void engine_sim_fail_backend_new(engine_sim_t *s, unsigned count);
 void engine_sim_set_delay(engine_sim_t *s, unsigned delay_us);
+/* Proofs of the key whose circuit is c sleep delay_us instead of the
+ * device's delay (0: back to the device's). A key is named by its circuit
+ * (engine_key_spec_t.circuit): that is what the backend sees of it. At most
+ * ENGINE_SIM_KEY_DELAYS keys; more: CUZK_ERR_CAPACITY. */
+#define ENGINE_SIM_KEY_DELAYS 8
+cuzk_status engine_sim_set_key_delay(engine_sim_t *s, const circuit_t *c, unsigned delay_us,
+                                     cuzk_error_t *err);
 void engine_sim_stats(const engine_sim_t *s, engine_sim_stats_t *out);
 /* Device bytes the sim's backends hold resident between proofs (one copy
  * per key, as the CUDA backend shares it): what their own plans keep. The

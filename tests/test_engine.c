@@ -9,8 +9,11 @@
  * Covered: proofs of snarkjs and bellperson jobs equal the CPU prover's for
  * fixed r, s byte for byte (witnesses as .wtns bytes and as fr_t arrays);
  * multi-partition jobs assembled in order; CRITICAL overtaking queued
- * NORMAL work; LOW finishing under a HIGH flood thanks to aging (and last
- * without it); idempotent request ids; reserved kinds and bad specs refused;
+ * NORMAL work; the critical lane (a CRITICAL job witnessed while NORMAL
+ * synthesis holds the pool, and proved beside a running NORMAL proof on the
+ * device's lane worker, which no NORMAL flood ever reaches); LOW finishing
+ * under a HIGH flood thanks to aging (and last without it); idempotent
+ * request ids; reserved kinds and bad specs refused;
  * cancellation of queued jobs, of a job waiting in the ledger and of a
  * proving job (no reservation left); await timeouts; failure injection at
  * every stage (plan, backend_new, prove with and without a retry on another
@@ -1147,6 +1150,138 @@ static void test_critical_lane(void **state)
     lane_run(0);
 }
 
+/* The critical lane on a device. One worker proving a NORMAL partition
+ * whose proof takes 1.5 s (its key's delay: a PoRep partition on the H200);
+ * a CRITICAL snarkjs job (0.2 s: a WinningPoSt) submitted then proves
+ * beside it on the lane's worker (two proofs at once, the lane seen busy in
+ * the statistics) and is done well before that proof ends. Without the lane
+ * it waits for it: >= 1.4 s. */
+#define LANE_SLOW_US 1500000u
+#define LANE_FAST_US 200000u
+
+/* The end of partition part's successful prove (from the event log). */
+static uint64_t prove_end(rig_t *r, engine_job_id_t id, int part)
+{
+    uint64_t end = 0;
+    pthread_mutex_lock(&r->log.mu);
+    for (size_t i = 0; i < r->log.n; i++) {
+        const engine_event_t *ev = &r->log.ev[i];
+        if (ev->job == id && ev->partition == part && ev->stage == ENGINE_STAGE_PROVE &&
+            ev->status == CUZK_OK)
+            end = ev->end_ns;
+    }
+    pthread_mutex_unlock(&r->log.mu);
+    if (!end)
+        fail_msg("job %llu: no prove of partition %d", (unsigned long long)id, part);
+    return end;
+}
+
+static void device_lane_run(int lane)
+{
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.critical_lane = lane;
+    assert_int_equal(engine_sim_set_key_delay(r->sim[0], &g_bp.c, LANE_SLOW_US, NULL), CUZK_OK);
+    assert_int_equal(engine_sim_set_key_delay(r->sim[0], &g_sj.c, LANE_FAST_US, NULL), CUZK_OK);
+    rig_start(r);
+    wait_idle(r); /* idle counts the regular worker only */
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON, .key = r->kbp, .prio = CUZK_PRIO_NORMAL, .n = 2};
+    in.ws[0] = in.ws[1] = g_bp.w;
+    engine_job_id_t normal = 0, crit = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(submit_job(r, &normal, &in, &g_bp, &err), CUZK_OK);
+    wait_proves(r->sim[0], 1); /* partition 0 is proving: 1.5 s from now */
+    job_in_t cin = {.kind = ENGINE_KIND_SNARKJS, .key = r->ksj, .prio = CUZK_PRIO_CRITICAL, .n = 1};
+    cin.ws[0] = g_sj.w;
+    assert_int_equal(submit_job(r, &crit, &cin, &g_sj, &err), CUZK_OK);
+    unsigned lane_busy = 0, busy = 0; /* the most seen */
+    for (;;) {
+        engine_job_info_t info;
+        engine_stats_t st;
+        engine_stats(r->e, &st);
+        assert_int_equal(st.devices[0].workers, 1);
+        assert_int_equal(st.devices[0].lane_workers, (unsigned)lane);
+        lane_busy = st.devices[0].lane_busy > lane_busy ? st.devices[0].lane_busy : lane_busy;
+        busy = st.devices[0].busy_workers > busy ? st.devices[0].busy_workers : busy;
+        assert_int_equal(engine_job_status(r->e, &info, crit, NULL), CUZK_OK);
+        if (info.settled)
+            break;
+        sleep_ms(1);
+    }
+    engine_result_t cres, nres;
+    await_ok(r, crit, &cres);
+    await_ok(r, normal, &nres);
+    uint64_t lat = cres.done_ns - cres.submit_ns, first_end = prove_end(r, normal, 0);
+    engine_sim_stats_t ss;
+    engine_sim_stats(r->sim[0], &ss);
+    int after = cres.done_ns > first_end;
+    uint64_t gap = after ? cres.done_ns - first_end : first_end - cres.done_ns;
+    printf("test_engine: device lane %s: CRITICAL done in %.3f s, %.3f s %s the running NORMAL "
+           "proof's end; %u proofs at once, lane busy %u, busy %u\n",
+           lane ? "on" : "off", (double)lat / 1e9, (double)gap / 1e9, after ? "after" : "before",
+           ss.max_concurrent, lane_busy, busy);
+    if (lane) {
+        assert_true(lat < 1000 * MS);
+        assert_true(cres.done_ns < first_end);
+        assert_int_equal(ss.max_concurrent, 2);
+        assert_int_equal(lane_busy, 1);
+        assert_int_equal(busy, 2);
+    } else {
+        assert_true(lat >= 1400 * MS);
+        assert_true(cres.done_ns > first_end);
+        assert_int_equal(ss.max_concurrent, 1);
+        assert_int_equal(lane_busy, 0);
+        assert_int_equal(busy, 1);
+    }
+    assert_int_equal(cres.timings[0].device, 0);
+    /* With the lane its worker's backend still holds the CRITICAL job's key
+     * (without it the worker dropped it for the NORMAL partition after):
+     * evicted, the key leaves that backend (a drain with the lane's bit)
+     * before its bytes count free. */
+    uint64_t evicts = ss.evicts;
+    assert_int_equal(engine_key_evict(r->e, r->ksj, 0, &err), CUZK_OK);
+    rig_check_held(r);
+    engine_sim_stats(r->sim[0], &ss);
+    assert_int_equal(ss.evicts > evicts, lane);
+    engine_result_free(&cres);
+    engine_result_free(&nres);
+    rig_stop(r);
+}
+
+/* A NORMAL flood never runs on the lane's worker, not even when aging has
+ * raised it to CRITICAL: one proof at a time on one worker. */
+static void device_lane_flood(void)
+{
+    enum { N = 8 };
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.aging_ns = 1 * MS; /* CRITICAL in service order within 3 ms */
+    r->cfg.ready_max = 3;
+    engine_sim_set_delay(r->sim[0], 20000);
+    rig_start(r);
+    engine_job_id_t ids[N];
+    for (int i = 0; i < N; i++)
+        ids[i] = submit_simple(r, CUZK_PRIO_NORMAL);
+    for (int i = 0; i < N; i++) {
+        engine_result_t res;
+        await_ok(r, ids[i], &res);
+        engine_result_free(&res);
+    }
+    engine_sim_stats_t ss;
+    engine_sim_stats(r->sim[0], &ss);
+    assert_int_equal(ss.proves, N);
+    assert_int_equal(ss.max_concurrent, 1);
+    rig_stop(r);
+}
+
+static void test_critical_device_lane(void **state)
+{
+    (void)state;
+    device_lane_run(1);
+    device_lane_run(0);
+    device_lane_flood();
+}
+
 /* LOW under a flood of HIGH: with aging it finishes well before the flood;
  * without it, last. Returns how many HIGH jobs finished after it. */
 static unsigned low_under_flood(uint64_t aging_ns)
@@ -1562,14 +1697,17 @@ static void test_fail_witness(void **state)
 
 /* The predecessor's scenario: one device, two workers, each partition's
  * scratch more than half the budget the key leaves. Everything finishes,
- * one proof at a time; with room for two they overlap. */
-static void predecessor(size_t cap, unsigned want_concurrent)
+ * one proof at a time, the critical lane's worker (its CRITICAL jobs)
+ * included: it too waits for its scratch in the ledger; with room for two
+ * they overlap, and with room for three the lane may add a third. */
+static void predecessor(size_t cap, int lane, unsigned lo, unsigned hi)
 {
     engine_sim_config_t sc = SIM_DEFAULT;
     sc.scratch_per_row = 1280; /* 80 KiB at 2^6, resident 64 KiB */
     size_t caps[1] = {cap};
     rig_t *r = rig_slot();
     rig_init(r, 1, caps, TWO_WORKERS, &sc);
+    r->cfg.critical_lane = lane;
     engine_sim_set_delay(r->sim[0], 20000);
     rig_start(r);
     enum { N = 8 };
@@ -1583,7 +1721,7 @@ static void predecessor(size_t cap, unsigned want_concurrent)
     }
     engine_sim_stats_t ss;
     engine_sim_stats(r->sim[0], &ss);
-    assert_int_equal(ss.max_concurrent, want_concurrent);
+    assert_in_range(ss.max_concurrent, lo, hi);
     engine_stats_t st;
     engine_stats(r->e, &st);
     assert_true(st.devices[0].ledger.peak_reserved <= cap);
@@ -1593,8 +1731,9 @@ static void predecessor(size_t cap, unsigned want_concurrent)
 static void test_predecessor(void **state)
 {
     (void)state;
-    predecessor(200 * KIB, 1);
-    predecessor(400 * KIB, 2);
+    predecessor(200 * KIB, 1, 1, 1);
+    predecessor(400 * KIB, 0, 2, 2);
+    predecessor(400 * KIB, 1, 2, 3);
 }
 
 /* Residency: LRU eviction of idle keys, keys in use kept, streaming when a
@@ -2164,6 +2303,7 @@ int main(void)
         cmocka_unit_test_teardown(test_multi_partition, rig_teardown),
         cmocka_unit_test_teardown(test_priority_critical, rig_teardown),
         cmocka_unit_test_teardown(test_critical_lane, rig_teardown),
+        cmocka_unit_test_teardown(test_critical_device_lane, rig_teardown),
         cmocka_unit_test_teardown(test_priority_aging, rig_teardown),
         cmocka_unit_test_teardown(test_bad_specs, rig_teardown),
         cmocka_unit_test_teardown(test_cancel_queued, rig_teardown),

@@ -16,14 +16,17 @@
  * HIGH > NORMAL > LOW, FIFO within a level, and a waiting partition gains
  * one level per aging period (engine_config_t.aging_ns), so LOW work is not
  * starved by a flood of higher work. A CRITICAL job overtakes queued work at
- * the next partition boundary; a running proof is never pre-empted. The
- * device ledgers use the same priorities and aging period.
+ * the next partition boundary; a running proof is never pre-empted, but
+ * with the critical lane a CRITICAL partition need not wait for one: it
+ * runs beside it when its scratch fits. The device ledgers use the same
+ * priorities and aging period.
  *
  * Devices. Each device_t gets one VRAM ledger (ledger.h) with its
- * vram_capacity and `workers` worker threads; each worker owns one backend
- * (made lazily with backend_new, remade after a failed proof) and proves one
- * partition at a time, so several workers per device are several proofs in
- * flight on it, each inside its own admitted scratch reservation.
+ * vram_capacity and `workers` worker threads (plus the critical lane's one,
+ * engine_config_t.critical_lane); each worker owns one backend (made lazily
+ * with backend_new, remade after a failed proof) and proves one partition at
+ * a time, so several workers per device are several proofs in flight on it,
+ * each inside its own admitted scratch reservation.
  *
  * Keys and residency. A key is registered once from a proving key and its
  * circuit and is shared by reference. The first partition that runs a key on
@@ -101,7 +104,8 @@ typedef uint64_t engine_job_id_t; /* 0 is never a job */
  * failed proof; evict is called on the worker's thread when a key its
  * backend held was evicted; host_alloc serves the witness buffers when
  * engine_config_t names no allocator of its own (the first device that has
- * one serves them all); warm loads a preloaded key on an idle worker. */
+ * one serves them all); warm loads a preloaded key on an idle worker
+ * (a regular one: never the critical lane's). */
 
 /* ---- observability ---- */
 
@@ -163,12 +167,20 @@ typedef struct engine_config {
     const device_t *devices; /* copied */
     unsigned n_devices;      /* 1..ENGINE_MAX_DEVICES */
     int witness_threads;     /* witness/verify pool threads (1..256) */
-    /* 1: one more pool thread that serves CRITICAL jobs only (by their own
-     * priority, not by aging): their verification and their witnesses,
-     * even when the ready queue is full (by one task beyond ready_max and
-     * ready_bytes_max), so that a WinningPoSt never waits behind seconds
-     * of PoRep synthesis; device workers already take ready tasks in
-     * service order. 0: none. */
+    /* 1: a lane for CRITICAL jobs (by their own priority, not by aging),
+     * so that a WinningPoSt waits neither behind seconds of PoRep
+     * synthesis nor behind PoRep proofs on every worker:
+     *  - one more pool thread that serves their verification and their
+     *    witnesses, even when the ready queue is full (by one task beyond
+     *    ready_max and ready_bytes_max);
+     *  - on every device one more worker (beyond device_t.workers, with a
+     *    backend of its own) that proves only their partitions, beside the
+     *    proofs running there. VRAM stays an admission budget: its scratch
+     *    is admitted on the device's ledger at the job's priority like any
+     *    other, so when it does not fit beside the running proofs it waits
+     *    for them. It serves no preload load. Regular workers still take
+     *    CRITICAL partitions in service order: whichever is free first.
+     * 0: none (a CRITICAL partition waits for a free worker). */
     int critical_lane;
     int stage_threads; /* threads inside one parse, check or verify (<= 0: 1) */
     int prove_threads; /* groth16_prove's threads (<= 0: all CPUs) */
@@ -190,11 +202,11 @@ typedef struct engine_config {
      * bus's speed (cuzk_cuda_host_alloc); host_free gets what host_alloc
      * returned; a refusal falls back to malloc. Buffers are kept for reuse
      * (witness_buffers of them; 0: ready_max + every device's workers, the
-     * most that can be in use at once; at most 64), so pinning and page
-     * faults are paid once per buffer, not per partition; they are freed at
-     * engine_destroy, or when more come back than are kept. host_bytes_max
-     * (0: no limit) caps the allocator's bytes alive at once (in use and
-     * kept): past it, buffers come from malloc. */
+     * lanes' included, the most that can be in use at once; at most 64), so
+     * pinning and page faults are paid once per buffer, not per partition;
+     * they are freed at engine_destroy, or when more come back than are
+     * kept. host_bytes_max (0: no limit) caps the allocator's bytes alive
+     * at once (in use and kept): past it, buffers come from malloc. */
     void *(*host_alloc)(void *ctx, size_t bytes);
     void (*host_free)(void *ctx, void *p, size_t bytes);
     void *host_ctx;
@@ -450,7 +462,13 @@ typedef struct engine_kind_stats {
 typedef struct engine_device_stats {
     char name[ENGINE_NAME_MAX];
     ledger_stats_t ledger;
-    unsigned workers, busy_workers, idle_workers; /* idle: waiting for a ready partition */
+    /* workers: device_t.workers; busy: workers proving (the critical lane's
+     * included: at most workers + lane_workers); idle: regular workers
+     * waiting for a ready partition (never the lane's, which takes only
+     * CRITICAL ones). lane_workers: 1 with engine_config_t.critical_lane,
+     * else 0; lane_busy: 1 while it proves. */
+    unsigned workers, busy_workers, idle_workers;
+    unsigned lane_workers, lane_busy;
     unsigned resident_keys;
     uint64_t proofs, failures, streamed, evictions;
 } engine_device_stats_t;

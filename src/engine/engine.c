@@ -354,8 +354,8 @@ static void engine_stop_threads(engine_t *e)
         pthread_join(e->pool[i], NULL);
     e->n_pool = 0;
     for (unsigned d = 0; d < e->n_devs; d++)
-        for (int w = 0; w < e->devs[d].d.workers; w++)
-            if (e->devs[d].workers && e->devs[d].workers[w].started) {
+        for (int w = 0; w < e->devs[d].n_workers; w++)
+            if (e->devs[d].workers[w].started) {
                 pthread_join(e->devs[d].workers[w].tid, NULL);
                 e->devs[d].workers[w].started = 0;
             }
@@ -413,16 +413,20 @@ static cuzk_status engine_start(engine_t *e, const device_t *devices, cuzk_error
         d->ledger_ok = 1;
         if ((st = ledger_set_aging(&d->ledger, c->aging_ns, err)) != CUZK_OK)
             return st;
-        d->workers = calloc((size_t)d->d.workers, sizeof *d->workers);
-        d->drains = calloc((size_t)d->d.workers, sizeof *d->drains);
+        int n = d->d.workers + (c->critical_lane ? 1 : 0); /* the lane's last */
+        CUZK_ASSERT(n <= ENG_WORKERS_MAX);
+        d->workers = calloc((size_t)n, sizeof *d->workers);
+        d->drains = calloc((size_t)n, sizeof *d->drains);
         if (!d->workers || !d->drains)
             return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: no memory");
+        d->n_workers = n;
     }
     for (unsigned i = 0; i < e->n_devs; i++)
-        for (int w = 0; w < e->devs[i].d.workers; w++) {
+        for (int w = 0; w < e->devs[i].n_workers; w++) {
             eng_worker_t *wk = &e->devs[i].workers[w];
             wk->dev = &e->devs[i];
             wk->index = w;
+            wk->lane = w >= e->devs[i].d.workers;
             if (pthread_create(&wk->tid, NULL, eng_worker_main, wk) != 0)
                 return cuzk_error_set(err, CUZK_ERR_NOMEM, "engine_new: cannot start a worker");
             wk->started = 1;
@@ -469,10 +473,12 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
     e->next_id = 1;
     unsigned keep = cfg->witness_buffers;
     if (!keep) { /* every buffer that can be in use at once: ready_max counts
-                    the ones being witnessed too */
+                    the ones being witnessed too; the lanes (pool and devices)
+                    one more each */
         keep = cfg->ready_max;
         for (unsigned d = 0; d < cfg->n_devices; d++)
-            keep += (unsigned)cfg->devices[d].workers;
+            keep += (unsigned)cfg->devices[d].workers + (cfg->critical_lane ? 1u : 0u);
+        keep += cfg->critical_lane ? 1u : 0u;
     }
     eng_hostpool_init(&e->wpool, cfg, cfg->devices, keep);
     if ((st = engine_start(e, cfg->devices, err)) != CUZK_OK) {
@@ -843,6 +849,8 @@ void engine_stats(engine_t *e, engine_stats_t *out)
         ds->workers = (unsigned)dev->d.workers;
         ds->busy_workers = dev->busy;
         ds->idle_workers = dev->idle;
+        ds->lane_workers = (unsigned)(dev->n_workers - dev->d.workers);
+        ds->lane_busy = dev->lane_busy;
         ds->proofs = dev->proofs;
         ds->failures = dev->failures;
         ds->streamed = dev->streamed;

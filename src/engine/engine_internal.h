@@ -4,8 +4,9 @@
  *  - engine_t.mu guards everything below that is not marked otherwise: the
  *    job table, both queues, every task's queue links and `where`, every
  *    job's counters and state, the key list, every key's refs and per-device
- *    residency, every device's counters and idle/busy counts, and each
- *    worker's last_key / evict_pending. It is never held while user code
+ *    residency, every device's counters and idle/busy counts (the critical
+ *    lane's worker apart: lane_idle, lane_busy), and each worker's
+ *    last_key / evict_pending. It is never held while user code
  *    runs (plan, backend, event hook, key destructor) nor across a wait in
  *    ledger_admit; the non-blocking ledger calls (reserve_persistent,
  *    release, stats, cancel) are made under it (lock order engine.mu ->
@@ -147,9 +148,16 @@ struct engine_key {
     key_dev_t dev[ENGINE_MAX_DEVICES];
 };
 
+/* A device's workers: device_t.workers (1..64) regular ones, then, with
+ * engine_config_t.critical_lane, the lane's: one more that takes only tasks
+ * whose own priority is CRITICAL (not aged ones) and serves no preload. */
+#define ENG_WORKERS_MAX 65
+#define ENG_MASK_WORDS ((ENG_WORKERS_MAX + 63) / 64)
+
 typedef struct eng_worker {
     eng_device_t *dev;
     int index; /* in dev->workers */
+    int lane;  /* the critical lane's worker (the last one) */
     pthread_t tid;
     int started;
     groth16_backend_t *be;
@@ -166,8 +174,8 @@ typedef struct eng_worker {
  * at most one drain (it drops before it can hold another key), so a device
  * needs one slot per worker. */
 typedef struct eng_drain {
-    ledger_resv_t resv; /* empty: the slot is free */
-    uint64_t mask;      /* workers yet to drop, by index */
+    ledger_resv_t resv;            /* empty: the slot is free */
+    uint64_t mask[ENG_MASK_WORDS]; /* workers yet to drop, by index (the lane's included) */
 } eng_drain_t;
 
 struct eng_device {
@@ -177,10 +185,14 @@ struct eng_device {
     char name[ENGINE_NAME_MAX];
     ledger_t ledger;
     int ledger_ok;
-    eng_worker_t *workers;
-    eng_drain_t *drains; /* d.workers slots */
+    eng_worker_t *workers; /* n_workers: d.workers regular ones, then the lane's */
+    int n_workers;
+    eng_drain_t *drains; /* n_workers slots */
     unsigned n_drains;   /* slots in use */
-    unsigned idle, busy;
+    /* idle: regular workers waiting for a task (ready_ok asks for one: the
+     * lane's cannot take every task, so it is counted apart in lane_idle);
+     * busy: every worker with a task, the lane's too (lane_busy: it alone). */
+    unsigned idle, busy, lane_idle, lane_busy;
     uint64_t idle_gen; /* moves when a key stops being in use here */
     uint64_t proofs, failures, streamed, evictions;
 };

@@ -18,34 +18,44 @@ void eng_key_ref(engine_key_t *k)
     k->refs++;
 }
 
+static int mask_empty(const uint64_t m[ENG_MASK_WORDS])
+{
+    for (int i = 0; i < ENG_MASK_WORDS; i++)
+        if (m[i])
+            return 0;
+    return 1;
+}
+
 void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev)
 {
     key_dev_t *kd = &k->dev[dev->index];
-    /* the workers whose backends may hold k drop it before anything else */
-    uint64_t mask = 0;
-    for (int w = 0; w < dev->d.workers; w++)
+    /* the workers whose backends may hold k drop it before anything else
+     * (the lane's too: its backend holds keys like any other) */
+    uint64_t mask[ENG_MASK_WORDS] = {0};
+    for (int w = 0; w < dev->n_workers; w++)
         if (dev->workers[w].last_key == k) {
             dev->workers[w].evict_pending = 1;
             dev->workers[w].last_key = NULL;
-            mask |= 1ull << w;
+            mask[w / 64] |= 1ull << (w % 64);
         }
+    int held = !mask_empty(mask);
     if (kd->resv.ledger) {
         dev->evictions++;
         eng_drain_t *slot = NULL;
-        for (unsigned i = 0; mask && i < (unsigned)dev->d.workers && !slot; i++)
+        for (int i = 0; held && i < dev->n_workers && !slot; i++)
             if (!dev->drains[i].resv.ledger)
                 slot = &dev->drains[i];
-        CUZK_ASSERT(!mask || slot);
+        CUZK_ASSERT(!held || slot);
         if (slot && ledger_demote(&kd->resv, NULL) == CUZK_OK) {
             slot->resv = kd->resv;
-            slot->mask = mask;
+            memcpy(slot->mask, mask, sizeof slot->mask);
             kd->resv = LEDGER_RESV_EMPTY;
             dev->n_drains++;
         } else {
             ledger_release(&kd->resv);
         }
     }
-    if (mask)
+    if (held)
         pthread_cond_broadcast(&e->ready_cv); /* idle holders wake to drop it */
     /* a load done or failed is forgotten; a pending one is dropped by the
      * worker that finds it no longer resident (it holds a reference) */
@@ -59,12 +69,13 @@ void eng_worker_dropped(engine_t *e, eng_device_t *dev, int w)
 {
     dev->workers[w].evict_pending = 0;
     int released = 0;
-    for (unsigned i = 0; dev->n_drains && i < (unsigned)dev->d.workers; i++) {
+    uint64_t bit = 1ull << (w % 64);
+    for (int i = 0; dev->n_drains && i < dev->n_workers; i++) {
         eng_drain_t *dr = &dev->drains[i];
-        if (!dr->resv.ledger || !(dr->mask >> w & 1))
+        if (!dr->resv.ledger || !(dr->mask[w / 64] & bit))
             continue;
-        dr->mask &= ~(1ull << w);
-        if (!dr->mask) {
+        dr->mask[w / 64] &= ~bit;
+        if (mask_empty(dr->mask)) {
             ledger_release(&dr->resv);
             dev->n_drains--;
             released = 1;

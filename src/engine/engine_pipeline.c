@@ -24,7 +24,18 @@
  * no_verify = 1, the release. The outcome goes back under the mutex:
  * proved, discarded (job cancelled or failed meanwhile), blocked (cannot fit
  * while another key is in use here: requeued until one goes idle), or
- * failed (retried or failing the job). */
+ * failed (retried or failing the job).
+ *
+ * The critical lane on the devices (same knob): one more worker per device
+ * that takes only tasks whose own priority is CRITICAL (lane_ok, as the
+ * pool's lane) and runs them as every worker does, ledger admission
+ * included, so a WinningPoSt proves beside the PoRep partitions already
+ * running instead of after them when its scratch fits. It is not counted in
+ * dev->idle (ready_ok's "a worker there is free" must mean one that takes
+ * any task; idle_for adds the lane's for CRITICAL tasks), serves no preload
+ * load, and a blocked non-CRITICAL task does not stop its scan (it skips
+ * what it may not take). Its backend holds keys like any other, so it has
+ * its bit in the drains. */
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include <errno.h>
 #include <stdio.h>
@@ -352,12 +363,22 @@ static int may_run(const engine_t *e, const eng_task_t *t, const eng_device_t *d
 typedef struct pick_ctx {
     const engine_t *e;
     const eng_device_t *dev;
+    int lane; /* the picking worker is the critical lane's */
 } pick_ctx_t;
+
+/* Workers on od that would take t now: its idle regular ones, and its idle
+ * lane worker when t is CRITICAL by its own priority. */
+static unsigned idle_for(const eng_device_t *od, const eng_task_t *t)
+{
+    return od->idle + (lane_ok(t, NULL) ? od->lane_idle : 0);
+}
 
 static int ready_ok(const eng_task_t *t, void *vctx)
 {
     const pick_ctx_t *c = vctx;
     const engine_t *e = c->e;
+    if (c->lane && !lane_ok(t, NULL))
+        return 0; /* not the lane's: skipped, never a stop for it */
     if (t->skip_dev == c->dev->index && t->skip_gen == c->dev->idle_gen)
         return -1; /* blocked here until a key goes idle: nothing behind it either */
     if (!may_run(e, t, c->dev))
@@ -367,14 +388,15 @@ static int ready_ok(const eng_task_t *t, void *vctx)
         return 1;
     for (unsigned o = 0; o < e->n_devs; o++) {
         const eng_device_t *od = &e->devs[o];
-        if (od != c->dev && k->dev[o].resv.ledger && od->idle > 0 && may_run(e, t, od))
+        if (od != c->dev && k->dev[o].resv.ledger && idle_for(od, t) > 0 && may_run(e, t, od))
             return 0; /* resident there, and a worker there is free */
     }
     return 1;
 }
 
-static void task_take(engine_t *e, eng_device_t *dev, eng_task_t *t)
+static void task_take(engine_t *e, eng_worker_t *wk, eng_task_t *t)
 {
+    eng_device_t *dev = wk->dev;
     eng_job_t *j = t->job;
     eng_queue_remove(&e->ready_q, t);
     t->tm.ready_ns = ledger_clock_ns() - t->enq_ns;
@@ -386,6 +408,7 @@ static void task_take(engine_t *e, eng_device_t *dev, eng_task_t *t)
         j->state = ENGINE_JOB_RUNNING;
     j->key->dev[dev->index].in_use++;
     dev->busy++;
+    dev->lane_busy += (unsigned)wk->lane;
     pthread_cond_broadcast(&e->witness_cv); /* ready room */
     if (e->n_devs > 1)
         pthread_cond_broadcast(&e->ready_cv); /* an idle worker is not idle now */
@@ -633,6 +656,7 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
     engine_t *e = dev->e;
     eng_job_t *j = t->job;
     dev->busy--;
+    dev->lane_busy -= (unsigned)wk->lane;
     j->in_flight--;
     if (--j->key->dev[dev->index].in_use == 0)
         dev->idle_gen++;
@@ -759,7 +783,7 @@ void *eng_worker_main(void *arg)
     for (;;) {
         eng_reap(e);
         eng_task_t *t = NULL;
-        pick_ctx_t pc = {e, dev};
+        pick_ctx_t pc = {e, dev, wk->lane};
         while (!e->stopping && !(t = eng_queue_pick(&e->ready_q, ledger_clock_ns(), e->cfg.aging_ns,
                                                     ready_ok, &pc))) {
             if (wk->evict_pending) { /* an eviction named this idle worker */
@@ -769,19 +793,22 @@ void *eng_worker_main(void *arg)
                 pthread_mutex_lock(&e->mu);
                 continue;
             }
-            engine_key_t *wkey = dev->d.warm ? warm_pick(e, dev) : NULL;
+            /* preload loads are the regular workers' (the lane stays free
+             * for CRITICAL work) */
+            engine_key_t *wkey = dev->d.warm && !wk->lane ? warm_pick(e, dev) : NULL;
             if (wkey) { /* no task to run here: a preload's load */
                 warm_run(wk, wkey);
                 eng_reap(e);
                 continue;
             }
-            dev->idle++;
+            unsigned *idle = wk->lane ? &dev->lane_idle : &dev->idle;
+            (*idle)++;
             eng_wait(e, &e->ready_cv);
-            dev->idle--;
+            (*idle)--;
         }
         if (e->stopping)
             break;
-        task_take(e, dev, t);
+        task_take(e, wk, t);
         eng_unlock(e);
         cuzk_error_t err = {0};
         outcome o = task_run(wk, t, &err);

@@ -97,6 +97,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.scheduler.max_retries, 1);
     assert_int_equal(c.scheduler.retry, ENGINE_RETRY_OTHER_DEVICE);
     assert_int_equal(c.scheduler.max_retained, 1024);
+    assert_int_equal(c.scheduler.critical_lane, 1);
     assert_int_equal(c.synthesis.threads, 2);
     assert_int_equal(c.synthesis.stage_threads, 0);
     assert_int_equal(c.synthesis.nice, 5);
@@ -123,6 +124,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.scheduler.max_retries, e.max_retries);
     assert_int_equal(c.scheduler.retry, e.retry);
     assert_int_equal(c.scheduler.max_retained, e.max_retained);
+    assert_int_equal(c.scheduler.critical_lane, e.critical_lane);
 }
 
 static void test_table(void **state)

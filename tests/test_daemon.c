@@ -752,6 +752,9 @@ static void check_status_json(const char *json, size_t len)
     assert_true(has_field(vram, "reserved") && has_field(vram, "peak"));
     const cJSON *wk = cJSON_GetObjectItemCaseSensitive(d0, "workers");
     assert_true(has_field(wk, "busy") && has_field(wk, "idle") && has_field(wk, "total"));
+    /* the engine's default: a critical lane worker beside the configured ones */
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(wk, "critical_lane")->valuedouble, 1);
+    assert_true(has_field(wk, "critical_lane_busy"));
     assert_true(cJSON_GetObjectItemCaseSensitive(d0, "proofs")->valuedouble >= 1);
     assert_true(has_field(d0, "failures") && has_field(d0, "busy_ratio"));
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "queues");

@@ -475,9 +475,11 @@ static void test_engine_hook(void **state)
                          .stage_name = "prove",
                          .start_ns = 1000,
                          .end_ns = 25000,
-                         .status = CUZK_OK};
+                         .status = CUZK_OK,
+                         .kind = "winning-post"};
     eventlog_engine_hook(log, &ev);
     engine_event_t ev2 = ev;
+    ev2.kind = NULL; /* a key load's */
     ev2.partition = -1;
     ev2.device = -1;
     ev2.stage = ENGINE_STAGE_VERIFY;
@@ -504,7 +506,9 @@ static void test_engine_hook(void **state)
     assert_int_equal(r[0].worker, -1);
     assert_string_equal(r[0].stage, "prove");
     assert_true(r[0].start_ns == 1000 && r[0].end_ns == 25000);
+    assert_string_equal(r[0].kind, "winning-post");
     assert_string_equal(r[1].stage, "verify"); /* from the stage enum */
+    assert_string_equal(r[1].kind, "");
     assert_int_equal(r[1].status, CUZK_ERR_FORMAT);
     free(r);
     /* A failing write is counted, not reported. */

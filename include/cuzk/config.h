@@ -123,6 +123,7 @@ typedef struct cuzk_config {
         unsigned max_retries;  /* device failures retried per partition, 0..16; 1 */
         engine_retry retry;    /* "any_device" or "other_device" (default) */
         unsigned max_retained; /* finished jobs the engine keeps, 1..1000000; 1024 */
+        int critical_lane;     /* engine_config_t.critical_lane; true */
     } scheduler;
     struct {
         int threads; /* witness/verify pool, 0..256 (0: one per CPU); 2 */

@@ -356,7 +356,10 @@ cuzk_status daemon_keys(daemon_t *d, daemon_key_info_t **keys, size_t *n, cuzk_e
 typedef struct daemon_device_stats {
     char name[ENGINE_NAME_MAX];
     uint64_t vram_capacity, vram_reserved, vram_persistent, vram_peak; /* the device's ledger */
+    /* engine_device_stats_t's: busy counts the critical lane's worker
+     * (lane_workers, 0 or 1; lane_busy while it proves) */
     unsigned workers, busy_workers, idle_workers, resident_keys;
+    unsigned lane_workers, lane_busy;
     uint64_t proofs, failures, streamed, evictions;
     /* The fraction of the last DAEMON_BUSY_WINDOW_S seconds (or of the
      * uptime, when shorter) in which at least one prove stage ran on the

@@ -147,6 +147,7 @@ typedef struct engine_event {
     uint64_t start_ns, end_ns; /* ledger_clock_ns() */
     cuzk_status status;        /* how the stage ended */
     void *user;                /* the job's engine_job_spec_t.user; NULL for key loads */
+    const char *kind;          /* engine_kind_str of the job's kind; NULL for key loads */
 } engine_event_t;
 
 /* A job's end (engine_config_t.on_done). */

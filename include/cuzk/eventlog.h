@@ -61,8 +61,9 @@ typedef struct eventlog_rec {
 
 typedef struct eventlog eventlog_t;
 
-/* A record with no kind, worker or detail, copied from an engine event
- * (stage name truncated to EVENTLOG_NAME_MAX - 1 bytes, status as it is). */
+/* A record with no worker or detail, copied from an engine event (stage
+ * and kind names truncated to EVENTLOG_NAME_MAX - 1 bytes, at a character
+ * boundary; a NULL kind, a key load's, is none; status as it is). */
 void eventlog_rec_from_engine(eventlog_rec_t *out, const engine_event_t *ev);
 
 /* Checks a record against the rules above (strings NUL-terminated inside

@@ -148,6 +148,8 @@ static const option_t options[] = {
     ENUM(scheduler, retry, retry_names, "other_device", 0, "where a retry may run"),
     NUM(scheduler, max_retained, NULL, CONFIG_INT, ST_UINT, "1024", 1, 1000000, 0,
         "finished jobs the engine keeps in memory"),
+    NUM(scheduler, critical_lane, NULL, CONFIG_BOOL, ST_INT, "true", 0, 1, 0,
+        "one more pool thread and one more worker per GPU for CRITICAL jobs (WinningPoSt)"),
 
     NUM(synthesis, threads, NULL, CONFIG_INT, ST_INT, "2", 0, 256, 0,
         "witness/verify pool threads; 0: one per CPU"),

@@ -375,6 +375,7 @@ static void engine_config_from(engine_config_t *ec, const cuzk_config_t *cfg,
     ec->max_retries = cfg->scheduler.max_retries;
     ec->retry = cfg->scheduler.retry;
     ec->max_retained = cfg->scheduler.max_retained;
+    ec->critical_lane = cfg->scheduler.critical_lane;
     ec->on_event = dmn_on_event;
     ec->event_ctx = d;
     ec->on_done = dmn_on_done;

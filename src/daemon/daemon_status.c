@@ -194,6 +194,8 @@ void daemon_stats(daemon_t *d, daemon_stats_t *out)
         o->workers = s->workers;
         o->busy_workers = s->busy_workers;
         o->idle_workers = s->idle_workers;
+        o->lane_workers = s->lane_workers;
+        o->lane_busy = s->lane_busy;
         o->resident_keys = s->resident_keys;
         o->proofs = s->proofs;
         o->failures = s->failures;
@@ -301,6 +303,9 @@ static void json_devices(cJSON *root, const daemon_stats_t *s, int *ok)
             num(w, "total", dv->workers, ok);
             num(w, "busy", dv->busy_workers, ok);
             num(w, "idle", dv->idle_workers, ok);
+            /* the critical lane's worker: in busy, not in total */
+            num(w, "critical_lane", dv->lane_workers, ok);
+            num(w, "critical_lane_busy", dv->lane_busy, ok);
         }
         num(o, "proofs", (double)dv->proofs, ok);
         num(o, "failures", (double)dv->failures, ok);

@@ -35,6 +35,18 @@ struct eventlog {
 
 /* ---- records ---- */
 
+/* name into a zeroed EVENTLOG_NAME_MAX field, cut to fit. */
+static void name_copy(char *dst, const char *name)
+{
+    size_t n = strlen(name);
+    if (n > EVENTLOG_NAME_MAX - 1) {
+        n = EVENTLOG_NAME_MAX - 1;
+        while (n && ((unsigned char)name[n] & 0xc0) == 0x80)
+            n--; /* cut before a UTF-8 sequence, not inside it */
+    }
+    memcpy(dst, name, n);
+}
+
 void eventlog_rec_from_engine(eventlog_rec_t *out, const engine_event_t *ev)
 {
     memset(out, 0, sizeof *out);
@@ -45,14 +57,9 @@ void eventlog_rec_from_engine(eventlog_rec_t *out, const engine_event_t *ev)
     out->status = (int)ev->status;
     out->start_ns = ev->start_ns;
     out->end_ns = ev->end_ns;
-    const char *name = ev->stage_name ? ev->stage_name : engine_stage_str((int)ev->stage);
-    size_t n = strlen(name);
-    if (n > EVENTLOG_NAME_MAX - 1) {
-        n = EVENTLOG_NAME_MAX - 1;
-        while (n && ((unsigned char)name[n] & 0xc0) == 0x80)
-            n--; /* cut before a UTF-8 sequence, not inside it */
-    }
-    memcpy(out->stage, name, n);
+    name_copy(out->stage, ev->stage_name ? ev->stage_name : engine_stage_str((int)ev->stage));
+    if (ev->kind)
+        name_copy(out->kind, ev->kind);
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid:

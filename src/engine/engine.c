@@ -102,9 +102,16 @@ void eng_emit(engine_t *e, const eng_job_t *job, int part, int dev, engine_stage
 {
     if (!e->cfg.on_event)
         return;
-    engine_event_t ev = {job ? job->id : 0,       part, dev, stage,
-                         engine_stage_str(stage), t0,   t1,  st,
-                         job ? job->user : NULL};
+    engine_event_t ev = {job ? job->id : 0,
+                         part,
+                         dev,
+                         stage,
+                         engine_stage_str(stage),
+                         t0,
+                         t1,
+                         st,
+                         job ? job->user : NULL,
+                         job ? engine_kind_str(job->kind) : NULL};
     e->cfg.on_event(e->cfg.event_ctx, &ev);
 }
 

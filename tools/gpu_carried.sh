@@ -33,8 +33,10 @@
 #              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
 #              WinningPoSt every MIX_EVERY seconds (default "30,2": the
 #              issue's load, then a denser one for the latency's tail),
-#              each mixed run's timeline (mixed-mix<E>s.svg, WinningPoSt
-#              outlined) and nvidia-smi samples
+#              with the engine's critical lane MIX_LANE ("on"; "on off"
+#              for the comparison), each mixed run's timeline
+#              (mixed-lane-L-mix<E>s.svg, WinningPoSt outlined) and
+#              nvidia-smi samples
 #   nsys-porep Nsight Systems kernel/API tables of a small porep run
 #   memcheck   compute-sanitizer memcheck of a small prove (cuzk-$NEW)
 #   daemon     cuzk daemon on the GPU, proofs through cuzk.v1 (daemon_e2e.sh)
@@ -255,9 +257,11 @@ mixed() {
     nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw \
         --format=csv -lms 500 >"$logs/mixed-smi.csv" 2>/dev/null &
     smi=$!
-    "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
-        --proofs "${MIX_N:-6}" --workers 2 --mix winning-post --mix-every "${MIX_EVERY:-30,2}" \
-        --events "$logs/mixed.jsonl" || rc=1
+    for lane in ${MIX_LANE:-on}; do
+        "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
+            --proofs "${MIX_N:-6}" --workers 2 --mix winning-post --mix-every "${MIX_EVERY:-30,2}" \
+            --critical-lane "$lane" --events "$logs/mixed-lane-$lane.jsonl" || rc=1
+    done
     kill $smi
     for f in "$logs"/mixed*.jsonl; do
         [ -s "$f" ] || continue

@@ -128,7 +128,7 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
     }
     int known = !strcmp(a, "--seed") || !strcmp(a, "--device") || !strcmp(a, "--setup") ||
                 !strcmp(a, "--events") || !strcmp(a, "--vram-budget") ||
-                !strcmp(a, "--host-budget");
+                !strcmp(a, "--host-budget") || !strcmp(a, "--critical-lane");
     for (size_t t = 0; t < sizeof T / sizeof T[0]; t++)
         known |= !strcmp(a, T[t].name);
     if (!known)
@@ -161,6 +161,12 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
     } else if (!strcmp(a, "--device") || !strcmp(a, "--setup")) {
         if (!cli_device_arg(a[2] == 'd' ? &f->device : &f->setup, cmd, v))
             return -1;
+    } else if (!strcmp(a, "--critical-lane")) {
+        if (strcmp(v, "on") && strcmp(v, "off")) {
+            fprintf(stderr, "cuzk %s: --critical-lane '%s': on or off\n", cmd, v);
+            return -1;
+        }
+        f->critical_lane = !strcmp(v, "on");
     } else if (!strcmp(a, "--events")) {
         if (!*v) {
             fprintf(stderr, "cuzk %s: --events needs a file name\n", cmd);
@@ -407,6 +413,7 @@ static void engine_cfg(engine_config_t *cfg, const bench_run_cfg_t *B, const dev
      * daemon's rule too) */
     cfg->stage_threads = parallel_share((int)cfg->witness_threads, 2 * B->workers * D + 1);
     cfg->witness_nice = 5;
+    cfg->critical_lane = B->critical_lane;
     cfg->ready_max = (unsigned)(B->workers * D + 2);
     cfg->ready_bytes_max = B->host_budget;
     cfg->on_event = span_recorder_hook;

@@ -28,9 +28,11 @@
  * --proofs N (1..1000), --partitions P (1..64), --workers W (1..8),
  * --devices D (1..ENGINE_MAX_DEVICES), --in-flight J (1..64),
  * --device/--setup cpu|cuda, --vram-budget/--host-budget SIZE, --seed S
- * (>= 0), --events FILE, --check. */
+ * (>= 0), --events FILE, --check, --critical-lane on|off (the engine's
+ * lane for CRITICAL jobs: a pool thread and a worker per device). */
 typedef struct bench_engine_flags {
     int proofs, partitions, workers, devices, in_flight, check;
+    int critical_lane; /* 1 unless --critical-lane off */
     device_kind device, setup;
     size_t budget, host_budget; /* --vram-budget per device (0: free memory) */
     uint64_t seed;
@@ -46,7 +48,7 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
 #define BENCH_ENGINE_FLAGS_USAGE                                                                   \
     "[--proofs N] [--partitions P] [--device cpu|cuda] [--devices D] [--setup cpu|cuda] "          \
     "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "          \
-    "[--events FILE] [--check]"
+    "[--events FILE] [--check] [--critical-lane on|off]"
 
 /* A second stream beside the proofs (`bench filecoin --mix`): one job of
  * another key submitted every every_s seconds, at its own kind and
@@ -86,6 +88,7 @@ typedef struct bench_run_cfg {
     int devices;        /* engine devices, each with `workers` workers */
     int workers, in_flight, proofs, partitions;
     int check;                  /* circuit_check of every witness before proving */
+    int critical_lane;          /* engine_config_t.critical_lane */
     size_t budget, host_budget; /* --vram-budget per device (0: free memory), --host-budget */
     const char *events;         /* event log path, or NULL */
     /* Partition `part` of proof `proof`: fn is called in the witness stage

@@ -372,10 +372,10 @@ static void report_mix(const fil_bench_cfg_t *B, const workload_t *W, const work
     printf("{\"bench\":\"filecoin-mix\",\"kind\":\"%s\",\"mix_kind\":\"%s\",\"sector_size\":%llu,"
            "\"api\":\"%s\",\"device\":\"%s\",\"devices\":%d,\"partitions\":%d,"
            "\"mix_partitions\":%d,\"proofs\":%d,\"workers\":%d,\"in_flight\":%d,"
-           "\"vram_budget\":%zu,\"every_s\":%.3f,",
+           "\"vram_budget\":%zu,\"every_s\":%.3f,\"critical_lane\":%s,",
            kind, mix, (unsigned long long)B->sector_size, fil_api_version_str(B->api), dev,
            B->f.devices, W->partitions, X->partitions, B->f.proofs, B->f.workers, B->f.in_flight,
-           B->f.budget, every);
+           B->f.budget, every, B->f.critical_lane ? "true" : "false");
     bench_run_json(stdout, r, B->f.devices);
     printf("\"baseline_s_per_proof\":%.4f,\"throughput_drop\":%.4f,\"mix_jobs\":%d,"
            "\"mix_latency_s\":{\"mean\":%.4f,\"p50\":%.4f,\"p99\":%.4f,\"max\":%.4f},"
@@ -384,10 +384,10 @@ static void report_mix(const fil_bench_cfg_t *B, const workload_t *W, const work
            base, drop, m->jobs, m->mean_s, m->p50_s, m->p99_s, m->max_s, m->witness_ms, m->ready_ms,
            m->admit_ms, m->prove_ms, m->verify_ms, targets ? "1.0" : "null",
            drop_target ? "0.10" : "null");
-    printf("\n%s beside %s every %.3g s (%s %s, %d proofs x %d partitions; %d %s jobs), "
-           "every proof verified:\n",
+    printf("\n%s beside %s every %.3g s (%s %s, %d proofs x %d partitions; %d %s jobs; critical "
+           "lane %s), every proof verified:\n",
            mix, kind, every, kind, fil_sector_size_str(B->sector_size), B->f.proofs, W->partitions,
-           m->jobs, mix);
+           m->jobs, mix, B->f.critical_lane ? "on" : "off");
     printf("  %s s/proof %.3f (alone %.3f): %+.1f%%   GPU busy %.0f%%\n", kind, r->s_per_proof,
            base, drop * 100, r->busy * 100);
     printf("  %s latency, submit to verified: mean %.3f  p50 %.3f  p99 %.3f  max %.3f s%s\n", mix,
@@ -552,6 +552,7 @@ static int run(bench_run_out_t *o, const fil_bench_cfg_t *B, const workload_t *W
                          .proofs = f->proofs,
                          .partitions = W->partitions,
                          .check = f->check,
+                         .critical_lane = f->critical_lane,
                          .budget = f->budget,
                          .host_budget = f->host_budget,
                          .events = X ? events : f->events,
@@ -583,7 +584,8 @@ int bench_filecoin(int argc, char **argv)
                                .device = DEVICE_AUTO,
                                .setup = DEVICE_AUTO,
                                .host_budget = (size_t)32 << 30,
-                               .seed = 1}};
+                               .seed = 1,
+                               .critical_lane = 1}};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;

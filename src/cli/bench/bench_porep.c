@@ -108,6 +108,7 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
                          .proofs = B->f.proofs,
                          .partitions = B->f.partitions,
                          .check = B->f.check,
+                         .critical_lane = B->f.critical_lane,
                          .budget = B->f.budget,
                          .host_budget = B->f.host_budget,
                          .events = B->f.events,
@@ -197,7 +198,8 @@ int bench_porep(int argc, char **argv)
                            .device = DEVICE_AUTO,
                            .setup = DEVICE_AUTO,
                            .host_budget = (size_t)32 << 30,
-                           .seed = 1}};
+                           .seed = 1,
+                           .critical_lane = 1}};
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;

@@ -302,30 +302,34 @@ typedef struct column_job {
     fail_t *f;
 } column_job_t;
 
+/* fil_seal_label_bytes_fn over the dense labels (ctx: the dense_t). */
+static cuzk_status column_label(uint8_t out[32], const void *ctx, unsigned layer, uint64_t node,
+                                cuzk_error_t *err)
+{
+    (void)err; /* the labels are all in memory */
+    const dense_t *s = ctx;
+    memcpy(out, s->labels[(size_t)(layer - 1) * s->s.rd.info->nodes + node], 32);
+    return CUZK_OK;
+}
+
 /* hash.rs hash_single_column over the labels of every layer at node i;
  * encode.rs encode(key = label_L[i], value = data[i]) = data + key */
 static void column_range(void *ctx, size_t begin, size_t end)
 {
     column_job_t *j = ctx;
     const dense_t *s = j->s;
-    uint64_t nodes = s->s.rd.info->nodes;
     unsigned layers = s->s.rd.info->layers;
     const fr_t *data = s->tree[FIL_SEAL_TREE_D].level[0];
     for (size_t i = begin; i < end && !fail_seen(j->f); i++) {
-        fr_t rows[FIL_POREP_MAX_LAYERS];
+        fr_t key;
         cuzk_error_t e;
-        cuzk_status st = CUZK_OK;
-        for (unsigned l = 0; l < layers && st == CUZK_OK; l++)
-            if ((st = fr_from_le(&rows[l], s->labels[(size_t)l * nodes + i])) != CUZK_OK)
-                cuzk_error_set(&e, CUZK_ERR_INTERNAL, "fil_seal: label (%u, %zu) not canonical",
-                               l + 1, i);
-        if (st == CUZK_OK)
-            st = poseidon_hash(&j->cols[i], j->pc, rows, layers, POSEIDON_OPTIMIZED, &e);
+        cuzk_status st = fil_seal_column_hash(&j->cols[i], &key, j->pc, layers, column_label, s, i,
+                                              "fil_seal", &e);
         if (st != CUZK_OK) {
             fail_record(j->f, st, &e);
             return;
         }
-        fr_add(&j->replica[i], &data[i], &rows[layers - 1]);
+        fr_add(&j->replica[i], &data[i], &key);
     }
 }
 

@@ -22,6 +22,7 @@
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/filecoin_vanilla.h"
 #include "cuzk/fr.h"
+#include "cuzk/poseidon.h"
 #include "cuzk/status.h"
 #include "sparse_tree.h"
 
@@ -93,6 +94,43 @@ cuzk_status fil_seal_reader_porep_challenge(fil_porep_challenge_t *out, const fi
 cuzk_status fil_seal_reader_post_vproof(fil_post_vproof_t *out, const fil_seal_reader_t *r,
                                         const uint64_t *leaf_challenges, unsigned n,
                                         cuzk_error_t *err);
+
+/* The bytes of label (layer 1..layers, node) as create_label stores them,
+ * from a sealer's own store (dense: its arrays; sparse: its maps). */
+typedef cuzk_status (*fil_seal_label_bytes_fn)(uint8_t out[32], const void *ctx, unsigned layer,
+                                               uint64_t node, cuzk_error_t *err);
+
+/* RFP@87348a7 storage-proofs-porep/src/stacked/vanilla/hash.rs
+ * hash_single_column: Poseidon (arity `layers`, optimized) of node's labels
+ * of layers 1..layers, shared by the dense (seal.c) and the sparse
+ * (seal_sparse.c) sealers' tree_c leaves. pc must be the constants of arity
+ * `layers` (1 <= layers <= FIL_POREP_MAX_LAYERS). *last (when not NULL)
+ * gets the last layer's label as an element: encode.rs's key, which the
+ * dense sealer adds to the data for the replica.
+ * Returns: CUZK_OK; label's error; CUZK_ERR_INTERNAL "<who>: label (layer,
+ * node) not canonical" for a label >= r (the labeling masks the top two
+ * bits, so only a broken sealer makes one); poseidon_hash's error. */
+static inline cuzk_status fil_seal_column_hash(fr_t *out, fr_t *last,
+                                               const poseidon_constants_t *pc, unsigned layers,
+                                               fil_seal_label_bytes_fn label, const void *ctx,
+                                               uint64_t node, const char *who, cuzk_error_t *err)
+{
+    if (layers < 1 || layers > FIL_POREP_MAX_LAYERS)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "%s: a column of %u layers", who, layers);
+    fr_t rows[FIL_POREP_MAX_LAYERS];
+    for (unsigned l = 1; l <= layers; l++) {
+        uint8_t b[32];
+        cuzk_status st = label(b, ctx, l, node, err);
+        if (st != CUZK_OK)
+            return st;
+        if (fr_from_le(&rows[l - 1], b) != CUZK_OK)
+            return cuzk_error_set(err, CUZK_ERR_INTERNAL, "%s: label (%u, %llu) not canonical", who,
+                                  l, (unsigned long long)node);
+    }
+    if (last)
+        *last = rows[layers - 1];
+    return poseidon_hash(out, pc, rows, layers, POSEIDON_OPTIMIZED, err);
+}
 
 /* A sparse sealing's tree t (seal_sparse.c), whose level 0 lists the
  * materialized leaves (every other leaf is zero); NULL for a dense

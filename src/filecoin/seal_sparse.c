@@ -130,21 +130,21 @@ typedef struct column_job {
     int failed;
 } column_job_t;
 
+/* fil_seal_label_bytes_fn over label_bytes (ctx: the sparse_t). */
+static cuzk_status column_label(uint8_t out[32], const void *ctx, unsigned layer, uint64_t node,
+                                cuzk_error_t *err)
+{
+    return label_bytes(out, ctx, layer, node, err);
+}
+
 static void column_range(void *ctx, size_t begin, size_t end)
 {
     column_job_t *j = ctx;
     unsigned layers = j->s->s.rd.info->layers;
     for (size_t i = begin; i < end; i++) {
-        fr_t rows[FIL_POREP_MAX_LAYERS];
-        uint8_t b[32];
         cuzk_error_t e;
-        cuzk_status st = CUZK_OK;
-        for (unsigned l = 0; l < layers && st == CUZK_OK; l++)
-            if ((st = label_bytes(b, j->s, l + 1, j->leaves->idx[i], &e)) == CUZK_OK)
-                st = fr_from_le(&rows[l], b);
-        if (st == CUZK_OK)
-            st = poseidon_hash(&j->leaves->val[i], j->pc, rows, layers, POSEIDON_OPTIMIZED, &e);
-        if (st != CUZK_OK) {
+        if (fil_seal_column_hash(&j->leaves->val[i], NULL, j->pc, layers, column_label, j->s,
+                                 j->leaves->idx[i], "sparse sealing", &e) != CUZK_OK) {
             __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
             return;
         }

@@ -104,3 +104,15 @@ cuzk_status cli_read_inputs(fr_t **out, size_t *n, const char *path, cuzk_error_
     *n = cnt;
     return CUZK_OK;
 }
+
+int cli_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cli_percentile(const double *sorted, size_t n, double q)
+{
+    size_t k = (size_t)(q * (double)n + 0.999999);
+    return sorted[k == 0 ? 0 : (k > n ? n - 1 : k - 1)];
+}

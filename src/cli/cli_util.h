@@ -20,5 +20,10 @@ cuzk_status cli_parse_fr(fr_t *out, const char *s, size_t len, cuzk_error_t *err
  * ignored. *out is malloc'd. */
 cuzk_status cli_read_inputs(fr_t **out, size_t *n, const char *path, cuzk_error_t *err);
 double cli_now(void);
+/* qsort's comparison of doubles, ascending. */
+int cli_cmp_double(const void *a, const void *b);
+/* The nearest-rank percentile q (0..1] of sorted[0..n), n >= 1: the
+ * smallest value with at least q n of them at or below it. */
+double cli_percentile(const double *sorted, size_t n, double q);
 
 #endif

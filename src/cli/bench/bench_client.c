@@ -379,30 +379,17 @@ static void run_stress(bench_t *b)
 
 /* ---- report ---- */
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* The nearest-rank percentile q (0..1] of sorted v[0..n), n >= 1. */
-static double pct(const double *v, size_t n, double q)
-{
-    size_t k = (size_t)(q * (double)n + 0.999999);
-    return v[k == 0 ? 0 : (k > n ? n - 1 : k - 1)];
-}
-
 static void report(bench_t *b)
 {
     const bench_args_t *a = b->a;
     double wall = (b->last_done > b->t0 ? b->last_done : cli_now()) - b->t0;
     double lat[5] = {0, 0, 0, 0, 0}; /* min, median, p95, p99, max */
     if (b->n_lat) {
-        qsort(b->lat_ms, b->n_lat, sizeof *b->lat_ms, cmp_double);
+        qsort(b->lat_ms, b->n_lat, sizeof *b->lat_ms, cli_cmp_double);
         lat[0] = b->lat_ms[0];
-        lat[1] = pct(b->lat_ms, b->n_lat, 0.5);
-        lat[2] = pct(b->lat_ms, b->n_lat, 0.95);
-        lat[3] = pct(b->lat_ms, b->n_lat, 0.99);
+        lat[1] = cli_percentile(b->lat_ms, b->n_lat, 0.5);
+        lat[2] = cli_percentile(b->lat_ms, b->n_lat, 0.95);
+        lat[3] = cli_percentile(b->lat_ms, b->n_lat, 0.99);
         lat[4] = b->lat_ms[b->n_lat - 1];
     }
     double rate = wall > 0 ? (double)b->count[OUT_COMPLETED] / wall : 0;

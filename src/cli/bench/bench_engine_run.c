@@ -79,6 +79,26 @@ static void scale_timings(bench_run_out_t *o, double parts, double proofs)
     o->latency_s /= proofs;
 }
 
+/* Submits a job of ws[0..parts) with key, kind and priority; 0 on
+ * failure (printed as "cuzk <cmd>: <what>: ..."). */
+static int job_submit(engine_t *e, engine_job_id_t *id, engine_key_t *key, engine_kind kind,
+                      cuzk_priority prio, const engine_witness_t *ws, int parts, const char *cmd,
+                      const char *what)
+{
+    engine_job_spec_t spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = kind;
+    spec.priority = prio;
+    spec.key = key;
+    spec.witnesses = ws;
+    spec.n_partitions = (size_t)parts;
+    cuzk_error_t err = {0};
+    cuzk_status st = engine_submit(e, id, &spec, &err);
+    if (st != CUZK_OK)
+        cli_fail(cmd, what, &err);
+    return st == CUZK_OK;
+}
+
 static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
                         const bench_run_cfg_t *B, int proof, int threads)
 {
@@ -91,19 +111,9 @@ static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
     for (int p = 0; p < parts; p++)
         ws[p] = (engine_witness_t){
             .form = ENGINE_WITNESS_FN, .fn = B->fn, .ctx = B->ctx(B->user, proof, p, threads)};
-    engine_job_spec_t spec;
-    memset(&spec, 0, sizeof spec);
-    spec.kind = B->kind;
-    spec.priority = B->prio;
-    spec.key = key;
-    spec.witnesses = ws;
-    spec.n_partitions = (size_t)parts;
-    cuzk_error_t err = {0};
-    cuzk_status st = engine_submit(e, id, &spec, &err);
+    int ok = job_submit(e, id, key, B->kind, B->prio, ws, parts, B->cmd, "submit");
     free(ws);
-    if (st != CUZK_OK)
-        cli_fail(B->cmd, "submit", &err);
-    return st == CUZK_OK;
+    return ok;
 }
 
 /* ---- flags ---- */
@@ -180,6 +190,28 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
     return 1;
 }
 
+void bench_engine_flags_default(bench_engine_flags_t *f, int partitions)
+{
+    *f = (bench_engine_flags_t){.proofs = 3,
+                                .partitions = partitions,
+                                .workers = 1,
+                                .devices = 1,
+                                .in_flight = 2,
+                                .device = DEVICE_AUTO,
+                                .setup = DEVICE_AUTO,
+                                .host_budget = (size_t)32 << 30,
+                                .seed = 1,
+                                .critical_lane = 1};
+}
+
+int bench_engine_flags_resolve(bench_engine_flags_t *f, const char *cmd)
+{
+    f->device = cli_device_resolve(f->device);
+    if (f->setup == DEVICE_AUTO)
+        f->setup = f->device;
+    return bench_run_devices_present(cmd, f->device, f->devices);
+}
+
 /* ---- the second stream ---- */
 
 typedef struct side_run {
@@ -207,19 +239,11 @@ static int side_job(side_run_t *s)
     for (int p = 0; p < S->partitions; p++)
         ws[p] = (engine_witness_t){
             .form = ENGINE_WITNESS_FN, .fn = S->fn, .ctx = S->ctx(S->user, p, s->threads)};
-    engine_job_spec_t spec;
-    memset(&spec, 0, sizeof spec);
-    spec.kind = S->kind;
-    spec.priority = S->prio;
-    spec.key = s->key;
-    spec.witnesses = ws;
-    spec.n_partitions = (size_t)S->partitions;
-    cuzk_error_t err = {0};
     engine_job_id_t id = 0;
-    if (engine_submit(s->e, &id, &spec, &err) != CUZK_OK) {
-        cli_fail(s->cmd, "mixed job: submit", &err);
+    if (!job_submit(s->e, &id, s->key, S->kind, S->prio, ws, S->partitions, s->cmd,
+                    "mixed job: submit"))
         return 0;
-    }
+    cuzk_error_t err = {0};
     engine_result_t r;
     if (engine_await(s->e, id, -1, &r, &err) != CUZK_OK) {
         cli_fail(s->cmd, "mixed job", &err);
@@ -311,25 +335,17 @@ static void side_free(side_run_t *s)
     pthread_mutex_destroy(&s->mu);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void side_stats(bench_run_side_out_t *o, side_run_t *s)
 {
     memset(o, 0, sizeof *o);
     o->jobs = s->n;
     if (!s->n)
         return;
-    qsort(s->lat, (size_t)s->n, sizeof *s->lat, cmp_double);
+    qsort(s->lat, (size_t)s->n, sizeof *s->lat, cli_cmp_double);
     for (int i = 0; i < s->n; i++)
         o->mean_s += s->lat[i] / s->n;
-    /* nearest rank: the smallest value with at least p% of them at or below it */
-    int r50 = (50 * s->n + 99) / 100, r99 = (99 * s->n + 99) / 100;
-    o->p50_s = s->lat[r50 - 1];
-    o->p99_s = s->lat[r99 - 1];
+    o->p50_s = cli_percentile(s->lat, (size_t)s->n, 0.5);
+    o->p99_s = cli_percentile(s->lat, (size_t)s->n, 0.99);
     o->max_s = s->lat[s->n - 1];
     o->witness_ms = s->sum_w / s->n;
     o->ready_ms = s->sum_r / s->n;

@@ -39,6 +39,16 @@ typedef struct bench_engine_flags {
     const char *events; /* NULL: none */
 } bench_engine_flags_t;
 
+/* The defaults both benches start from: 3 proofs of `partitions`, 1
+ * device of 1 worker, 2 proofs in flight, devices chosen automatically
+ * (the setup where the proofs run), 32 GiB of witnesses ready at most,
+ * seed 1, the critical lane on. */
+void bench_engine_flags_default(bench_engine_flags_t *f, int partitions);
+
+/* After parsing: --device resolved, --setup defaulting to it, and the
+ * devices asked for present (else printed, returns 0). */
+int bench_engine_flags_resolve(bench_engine_flags_t *f, const char *cmd);
+
 /* argv[*i] as one of those flags: stores it, moves *i past its value and
  * returns 1; returns 0 when it is none of them, -1 when its value is
  * missing or bad (printed as "cuzk <cmd>: ..."). */

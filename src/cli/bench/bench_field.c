@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "cuzk/pairing.h"
 
 #define REPEATS 7
@@ -25,12 +26,6 @@ static double now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Shared state the op kernels work on; results feed back into inputs so the
@@ -116,7 +111,7 @@ static bench_result_t run_op(const char *name, void (*fn)(long), long batch, dou
         fn(batch);
         t[r] = (now_ns() - t0) / (double)batch;
     }
-    qsort(t, REPEATS, sizeof t[0], cmp_double);
+    qsort(t, REPEATS, sizeof t[0], cli_cmp_double);
     bench_result_t res = {name, t[0], t[REPEATS / 2], t[REPEATS - 1], target, ref};
     return res;
 }

@@ -574,25 +574,12 @@ out:
 
 int bench_filecoin(int argc, char **argv)
 {
-    fil_bench_cfg_t B = {.kind = FIL_CIRCUIT_COUNT,
-                         .mix = FIL_CIRCUIT_COUNT,
-                         .api = FIL_API_1_1,
-                         .f = {.proofs = 3,
-                               .workers = 1,
-                               .in_flight = 2,
-                               .devices = 1,
-                               .device = DEVICE_AUTO,
-                               .setup = DEVICE_AUTO,
-                               .host_budget = (size_t)32 << 30,
-                               .seed = 1,
-                               .critical_lane = 1}};
+    fil_bench_cfg_t B = {.kind = FIL_CIRCUIT_COUNT, .mix = FIL_CIRCUIT_COUNT, .api = FIL_API_1_1};
+    bench_engine_flags_default(&B.f, 0); /* partitions: the kind's real count */
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
-    B.f.device = cli_device_resolve(B.f.device);
-    if (B.f.setup == DEVICE_AUTO)
-        B.f.setup = B.f.device;
-    if (!bench_run_devices_present("bench filecoin", B.f.device, B.f.devices))
+    if (!bench_engine_flags_resolve(&B.f, "bench filecoin"))
         return CLI_USAGE;
     const char *dev = device_kind_str(B.f.device);
     workload_t W, X;

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "cuzk/encode.h"
 #include "cuzk/msm.h"
 #include "cuzk/parallel.h"
@@ -50,12 +51,6 @@ static double clock_ms(clockid_t id)
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static uint64_t rng_next(uint64_t *s)
@@ -236,8 +231,8 @@ static int bench_size(const msm_bench_opts_t *o, unsigned log, msm_bench_result_
         }
     }
     if (rc == 0) {
-        qsort(t, (size_t)o->repeats, sizeof t[0], cmp_double);
-        qsort(cpu, (size_t)o->repeats, sizeof cpu[0], cmp_double);
+        qsort(t, (size_t)o->repeats, sizeof t[0], cli_cmp_double);
+        qsort(cpu, (size_t)o->repeats, sizeof cpu[0], cli_cmp_double);
         *res = (msm_bench_result_t){log, t[0], t[o->repeats / 2], t[o->repeats - 1],
                                     cpu[o->repeats / 2]};
     }

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"
 
@@ -50,12 +51,6 @@ static double clock_ms(clockid_t id)
 static double now_ms(void)
 {
     return clock_ms(CLOCK_MONOTONIC);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* fr_mul throughput on independent products (as in a butterfly pass), ns. */
@@ -116,8 +111,8 @@ static int bench_one(ntt_result_t *res, const ntt_domain_t *d, double init_ms, f
         t[r] = now_ms() - t0;
         cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     }
-    qsort(t, (size_t)repeats, sizeof t[0], cmp_double);
-    qsort(cpu, (size_t)repeats, sizeof cpu[0], cmp_double);
+    qsort(t, (size_t)repeats, sizeof t[0], cli_cmp_double);
+    qsort(cpu, (size_t)repeats, sizeof cpu[0], cli_cmp_double);
     *res = (ntt_result_t){.log_n = d->log_n,
                           .threads = threads,
                           .conv = d->conv,

@@ -189,27 +189,15 @@ static int parse_args(porep_cfg_t *B, int argc, char **argv)
 
 int bench_porep(int argc, char **argv)
 {
-    porep_cfg_t B = {.log_domain = 12,
-                     .f = {.proofs = 3,
-                           .partitions = 10,
-                           .workers = 1,
-                           .devices = 1,
-                           .in_flight = 2,
-                           .device = DEVICE_AUTO,
-                           .setup = DEVICE_AUTO,
-                           .host_budget = (size_t)32 << 30,
-                           .seed = 1,
-                           .critical_lane = 1}};
+    porep_cfg_t B = {.log_domain = 12};
+    bench_engine_flags_default(&B.f, 10);
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)
         return rc;
-    B.f.device = cli_device_resolve(B.f.device);
-    const char *dev = device_kind_str(B.f.device);
-    if (B.f.setup == DEVICE_AUTO)
-        B.f.setup = B.f.device;
-    cuzk_error_t err = {0};
-    if (!bench_run_devices_present("bench porep", B.f.device, B.f.devices))
+    if (!bench_engine_flags_resolve(&B.f, "bench porep"))
         return CLI_USAGE;
+    const char *dev = device_kind_str(B.f.device);
+    cuzk_error_t err = {0};
     gen_shape_t sh;
     circuit_t c = {0};
     cli_porep_key_t k;

@@ -20,12 +20,6 @@
 #include "cuzk/prover.h"
 #include "cuzk/setup.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The proofs' 192-byte encodings, to compare backends byte for byte. */
 static void proof_bytes(uint8_t out[192], const groth16_proof_t *p)
 {
@@ -87,7 +81,7 @@ static int bench_one(const bench_setup_t *B, device_kind device, size_t budget)
     }
     double sorted[100];
     memcpy(sorted, times, (size_t)B->repeats * sizeof *times);
-    qsort(sorted, (size_t)B->repeats, sizeof *sorted, cmp_double);
+    qsort(sorted, (size_t)B->repeats, sizeof *sorted, cli_cmp_double);
     double med = sorted[B->repeats / 2];
     int mi = 0;
     for (int k = 0; k < B->repeats; k++)

@@ -7,14 +7,11 @@
  * stage owns and read only arrays finished by earlier stages. Labels of
  * one layer are sequential (a node's DRG parents are earlier nodes of the
  * same layer); only their parents are computed in parallel, a chunk at a
- * time. A worker's failure (OpenSSL out of memory) is kept in a fail_t:
- * the first failing worker claims it with a compare-and-swap and writes
- * the message; the others see the claim and stop; the caller reads it
- * after parallel_for has joined every worker. Once fil_seal returns, the
- * sealing is never written again. */
+ * time. A worker's failure (OpenSSL out of memory) is kept in a
+ * fil_seal_fail_t (seal_internal.h), read after every worker has joined.
+ * Once fil_seal returns, the sealing is never written again. */
 #include "cuzk/filecoin_seal.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,42 +45,6 @@ typedef struct dense {
     uint8_t (*labels)[32]; /* label (l, i) at (l - 1) * nodes + i, as create_label stores it */
     dense_tree_t tree[FIL_SEAL_TREES];
 } dense_t;
-
-/* ---- worker failures ---------------------------------------------------- */
-
-typedef struct fail {
-    atomic_int claimed;
-    cuzk_status st;
-    cuzk_error_t err;
-} fail_t;
-
-static void fail_record(fail_t *f, cuzk_status st, const cuzk_error_t *e)
-{
-    int expect = 0;
-    if (atomic_compare_exchange_strong(&f->claimed, &expect, 1)) {
-        f->st = st;
-        f->err = *e;
-    }
-}
-
-static int fail_seen(fail_t *f)
-{
-    return atomic_load_explicit(&f->claimed, memory_order_relaxed);
-}
-
-/* Runs fn over [0, n) and turns a recorded failure into the status. */
-static cuzk_status run_parallel(size_t n, size_t grain, int threads, parallel_fn fn, void *ctx,
-                                fail_t *f, cuzk_error_t *err)
-{
-    if (parallel_for(n, grain, threads, fn, ctx) != CUZK_OK)
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "fil_seal: no memory for threads");
-    if (fail_seen(f)) {
-        if (err)
-            *err = f->err;
-        return f->st;
-    }
-    return CUZK_OK;
-}
 
 /* ---- sizes -------------------------------------------------------------- */
 
@@ -124,7 +85,7 @@ uint64_t fil_seal_dense_bytes(fil_seal_proof p)
 typedef struct data_job {
     fr_t *out;
     uint64_t seed;
-    fail_t *f;
+    fil_seal_fail_t *f;
 } data_job_t;
 
 /* node i = SHA-256(seed u64 LE || i u64 LE), top two bits cleared: fr32
@@ -135,7 +96,7 @@ static void data_range(void *ctx, size_t begin, size_t end)
     uint8_t seed[8], idx[8], d[32];
     for (int k = 0; k < 8; k++)
         seed[k] = (uint8_t)(j->seed >> (8 * k));
-    for (size_t i = begin; i < end && !fail_seen(j->f); i++) {
+    for (size_t i = begin; i < end && !fil_seal_fail_seen(j->f); i++) {
         for (int k = 0; k < 8; k++)
             idx[k] = (uint8_t)((uint64_t)i >> (8 * k));
         const void *parts[2] = {seed, idx};
@@ -149,7 +110,7 @@ static void data_range(void *ctx, size_t begin, size_t end)
                 cuzk_error_set(&e, CUZK_ERR_INTERNAL, "fil_seal: data node %zu not canonical", i);
         }
         if (st != CUZK_OK)
-            fail_record(j->f, st, &e);
+            fil_seal_fail_record(j->f, st, &e);
     }
 }
 
@@ -169,9 +130,9 @@ static cuzk_status data_fill(fr_t *out, const fr_t *data, uint64_t nodes, uint64
         memcpy(out, data, nodes * sizeof *out);
         return CUZK_OK;
     }
-    fail_t f = {0};
+    fil_seal_fail_t f = {0};
     data_job_t j = {out, seed, &f};
-    return run_parallel((size_t)nodes, 1024, threads, data_range, &j, &f, err);
+    return fil_seal_run_parallel((size_t)nodes, 1024, threads, data_range, &j, &f, "fil_seal", err);
 }
 
 /* ---- trees -------------------------------------------------------------- */
@@ -182,13 +143,13 @@ typedef struct level_job {
     unsigned arity;
     fil_hasher hasher;
     const poseidon_constants_t *pc; /* the arity's, for Poseidon */
-    fail_t *f;
+    fil_seal_fail_t *f;
 } level_job_t;
 
 static void level_range(void *ctx, size_t begin, size_t end)
 {
     level_job_t *j = ctx;
-    for (size_t i = begin; i < end && !fail_seen(j->f); i++) {
+    for (size_t i = begin; i < end && !fil_seal_fail_seen(j->f); i++) {
         const fr_t *children = &j->in[i * j->arity];
         cuzk_error_t e;
         cuzk_status st =
@@ -196,7 +157,7 @@ static void level_range(void *ctx, size_t begin, size_t end)
                 ? poseidon_hash(&j->out[i], j->pc, children, j->arity, POSEIDON_OPTIMIZED, &e)
                 : fil_merkle_node(&j->out[i], j->hasher, children, j->arity, &e);
         if (st != CUZK_OK)
-            fail_record(j->f, st, &e);
+            fil_seal_fail_record(j->f, st, &e);
     }
 }
 
@@ -207,7 +168,7 @@ static cuzk_status tree_build(dense_tree_t *t, const fil_seal_reader_t *r, fil_s
 {
     const fil_tree_shape_t *shape = &r->shape[which];
     for (unsigned l = 0; l < r->levels[which]; l++) {
-        fail_t f = {0};
+        fil_seal_fail_t f = {0};
         level_job_t j = {.in = t->level[l],
                          .out = t->level[l + 1],
                          .arity = fil_tree_shape_level_arity(shape, r->base_levels[which], l),
@@ -217,7 +178,8 @@ static cuzk_status tree_build(dense_tree_t *t, const fil_seal_reader_t *r, fil_s
         if (shape->hasher == FIL_HASHER_POSEIDON)
             st = poseidon_constants_get(&j.pc, j.arity, err);
         if (st == CUZK_OK)
-            st = run_parallel((size_t)t->len[l + 1], 64, threads, level_range, &j, &f, err);
+            st = fil_seal_run_parallel((size_t)t->len[l + 1], 64, threads, level_range, &j, &f,
+                                       "fil_seal", err);
         if (st != CUZK_OK)
             return st;
     }
@@ -299,7 +261,7 @@ typedef struct column_job {
     const dense_t *s;
     const poseidon_constants_t *pc; /* arity = layers */
     fr_t *cols, *replica;
-    fail_t *f;
+    fil_seal_fail_t *f;
 } column_job_t;
 
 /* fil_seal_label_bytes_fn over the dense labels (ctx: the dense_t). */
@@ -320,13 +282,13 @@ static void column_range(void *ctx, size_t begin, size_t end)
     const dense_t *s = j->s;
     unsigned layers = s->s.rd.info->layers;
     const fr_t *data = s->tree[FIL_SEAL_TREE_D].level[0];
-    for (size_t i = begin; i < end && !fail_seen(j->f); i++) {
+    for (size_t i = begin; i < end && !fil_seal_fail_seen(j->f); i++) {
         fr_t key;
         cuzk_error_t e;
         cuzk_status st = fil_seal_column_hash(&j->cols[i], &key, j->pc, layers, column_label, s, i,
                                               "fil_seal", &e);
         if (st != CUZK_OK) {
-            fail_record(j->f, st, &e);
+            fil_seal_fail_record(j->f, st, &e);
             return;
         }
         fr_add(&j->replica[i], &data[i], &key);
@@ -399,12 +361,13 @@ static void root(fr_t *out, const dense_t *s, fil_seal_tree t)
 static cuzk_status commit_replica(dense_t *s, int threads, cuzk_error_t *err)
 {
     fil_seal_reader_t *r = &s->s.rd;
-    fail_t f = {0};
+    fil_seal_fail_t f = {0};
     column_job_t j = {s, NULL, s->tree[FIL_SEAL_TREE_C].level[0], s->tree[FIL_SEAL_TREE_R].level[0],
                       &f};
     cuzk_status st = poseidon_constants_get(&j.pc, r->info->layers, err);
     if (st == CUZK_OK)
-        st = run_parallel((size_t)r->info->nodes, 256, threads, column_range, &j, &f, err);
+        st = fil_seal_run_parallel((size_t)r->info->nodes, 256, threads, column_range, &j, &f,
+                                   "fil_seal", err);
     if (st == CUZK_OK)
         st = tree_build(&s->tree[FIL_SEAL_TREE_C], r, FIL_SEAL_TREE_C, threads, err);
     if (st == CUZK_OK)

@@ -13,6 +13,7 @@
 #ifndef CUZK_FILECOIN_SEAL_INTERNAL_H
 #define CUZK_FILECOIN_SEAL_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "cuzk/filecoin_graph.h"
@@ -22,6 +23,7 @@
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/filecoin_vanilla.h"
 #include "cuzk/fr.h"
+#include "cuzk/parallel.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/status.h"
 #include "sparse_tree.h"
@@ -94,6 +96,46 @@ cuzk_status fil_seal_reader_porep_challenge(fil_porep_challenge_t *out, const fi
 cuzk_status fil_seal_reader_post_vproof(fil_post_vproof_t *out, const fil_seal_reader_t *r,
                                         const uint64_t *leaf_challenges, unsigned n,
                                         cuzk_error_t *err);
+
+/* A parallel stage's first failure, for both sealers: the first failing
+ * worker claims it with a compare-and-swap and writes its status and
+ * message; the others see the claim and stop; the caller reads it after
+ * parallel_for has joined every worker. */
+typedef struct fil_seal_fail {
+    atomic_int claimed;
+    cuzk_status st;
+    cuzk_error_t err;
+} fil_seal_fail_t;
+
+static inline void fil_seal_fail_record(fil_seal_fail_t *f, cuzk_status st, const cuzk_error_t *e)
+{
+    int expect = 0;
+    if (atomic_compare_exchange_strong(&f->claimed, &expect, 1)) {
+        f->st = st;
+        f->err = *e;
+    }
+}
+
+static inline int fil_seal_fail_seen(fil_seal_fail_t *f)
+{
+    return atomic_load_explicit(&f->claimed, memory_order_relaxed);
+}
+
+/* Runs fn over [0, n) and turns a recorded failure into the status; who
+ * names the sealer in the one error of its own (no memory for threads). */
+static inline cuzk_status fil_seal_run_parallel(size_t n, size_t grain, int threads, parallel_fn fn,
+                                                void *ctx, fil_seal_fail_t *f, const char *who,
+                                                cuzk_error_t *err)
+{
+    if (parallel_for(n, grain, threads, fn, ctx) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s: no memory for threads", who);
+    if (fil_seal_fail_seen(f)) {
+        if (err)
+            *err = f->err;
+        return f->st;
+    }
+    return CUZK_OK;
+}
 
 /* The bytes of label (layer 1..layers, node) as create_label stores them,
  * from a sealer's own store (dense: its arrays; sparse: its maps). */

@@ -127,7 +127,7 @@ typedef struct column_job {
     const sparse_t *s;
     const poseidon_constants_t *pc;
     fil_sparse_level_t *leaves;
-    int failed;
+    fil_seal_fail_t *f;
 } column_job_t;
 
 /* fil_seal_label_bytes_fn over label_bytes (ctx: the sparse_t). */
@@ -141,11 +141,12 @@ static void column_range(void *ctx, size_t begin, size_t end)
 {
     column_job_t *j = ctx;
     unsigned layers = j->s->s.rd.info->layers;
-    for (size_t i = begin; i < end; i++) {
+    for (size_t i = begin; i < end && !fil_seal_fail_seen(j->f); i++) {
         cuzk_error_t e;
-        if (fil_seal_column_hash(&j->leaves->val[i], NULL, j->pc, layers, column_label, j->s,
-                                 j->leaves->idx[i], "sparse sealing", &e) != CUZK_OK) {
-            __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+        cuzk_status st = fil_seal_column_hash(&j->leaves->val[i], NULL, j->pc, layers, column_label,
+                                              j->s, j->leaves->idx[i], "sparse sealing", &e);
+        if (st != CUZK_OK) {
+            fil_seal_fail_record(j->f, st, &e);
             return;
         }
     }
@@ -166,13 +167,13 @@ static cuzk_status tree_c_make(sparse_t *s, int threads, cuzk_error_t *err)
     if (st != CUZK_OK)
         return st;
     lv->n = fil_sparse_sort_unique(lv->idx, lv->n);
-    column_job_t j = {.s = s, .leaves = lv};
+    fil_seal_fail_t f = {0};
+    column_job_t j = {.s = s, .leaves = lv, .f = &f};
     if ((st = poseidon_constants_get(&j.pc, r->info->layers, err)) != CUZK_OK)
         return st;
-    if (parallel_for(lv->n, 8, threads, column_range, &j) != CUZK_OK)
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: no memory for threads");
-    if (j.failed)
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "sparse sealing: column hashes failed");
+    st = fil_seal_run_parallel(lv->n, 8, threads, column_range, &j, &f, "sparse sealing", err);
+    if (st != CUZK_OK)
+        return st;
     st = tree_make(s, FIL_SEAL_TREE_C, threads, err);
     if (st == CUZK_OK)
         fil_sparse_tree_root(&r->comm_c, &s->tree[FIL_SEAL_TREE_C]);

@@ -1277,12 +1277,65 @@ static void device_lane_flood(void)
     rig_stop(r);
 }
 
+/* The lane on a device of 64 workers is worker 64: the second word of a
+ * drain's mask. Every regular worker proving a slow NORMAL partition, a
+ * CRITICAL job proves on the lane beside them and is done before any of
+ * them; its key evicted, the drain waits for the lane's worker (bit 64)
+ * to drop it, and the device holds nothing unreserved after. */
+static void device_lane_wide(void)
+{
+    enum { W = 64 };
+    static const size_t cap[MAX_DEV] = {256 * 1024 * KIB, 4096 * KIB, 4096 * KIB};
+    static const int workers[MAX_DEV] = {W, 1, 1};
+    rig_t *r = rig_slot();
+    rig_init(r, 1, cap, workers, NULL);
+    r->cfg.ready_max = W;
+    assert_int_equal(engine_sim_set_key_delay(r->sim[0], &g_bp.c, LANE_SLOW_US, NULL), CUZK_OK);
+    assert_int_equal(engine_sim_set_key_delay(r->sim[0], &g_sj.c, LANE_FAST_US, NULL), CUZK_OK);
+    rig_start(r);
+    wait_idle(r);
+    engine_job_id_t normal[W], crit = 0;
+    for (int i = 0; i < W; i++)
+        normal[i] = submit_simple(r, CUZK_PRIO_NORMAL);
+    wait_proves(r->sim[0], W);
+    job_in_t cin = {.kind = ENGINE_KIND_SNARKJS, .key = r->ksj, .prio = CUZK_PRIO_CRITICAL, .n = 1};
+    cin.ws[0] = g_sj.w;
+    cuzk_error_t err = {0};
+    assert_int_equal(submit_job(r, &crit, &cin, &g_sj, &err), CUZK_OK);
+    engine_result_t cres;
+    await_ok(r, crit, &cres);
+    uint64_t first_end = UINT64_MAX;
+    for (int i = 0; i < W; i++) {
+        engine_result_t res;
+        await_ok(r, normal[i], &res);
+        uint64_t end = first_prove_end(r, normal[i]);
+        first_end = end < first_end ? end : first_end;
+        engine_result_free(&res);
+    }
+    engine_sim_stats_t ss;
+    engine_sim_stats(r->sim[0], &ss);
+    printf("test_engine: lane of %d workers: CRITICAL done %.3f s before the first NORMAL proof's "
+           "end; %u proofs at once\n",
+           W, cres.done_ns < first_end ? (double)(first_end - cres.done_ns) / 1e9 : 0.0,
+           ss.max_concurrent);
+    assert_true(cres.done_ns < first_end);
+    assert_int_equal(ss.max_concurrent, W + 1);
+    uint64_t evicts = ss.evicts;
+    assert_int_equal(engine_key_evict(r->e, r->ksj, 0, &err), CUZK_OK);
+    rig_check_held(r);
+    engine_sim_stats(r->sim[0], &ss);
+    assert_true(ss.evicts > evicts);
+    engine_result_free(&cres);
+    rig_stop(r);
+}
+
 static void test_critical_device_lane(void **state)
 {
     (void)state;
     device_lane_run(1);
     device_lane_run(0);
     device_lane_flood();
+    device_lane_wide();
 }
 
 /* LOW under a flood of HIGH: with aging it finishes well before the flood;

@@ -76,7 +76,7 @@ static void test_defaults(void **state)
     assert_string_equal(c.daemon.listen, "unix:///run/cuzk/cuzk.sock");
     assert_int_equal(c.daemon.socket_mode, 0600);
     assert_string_equal(c.daemon.http_listen, "");
-    assert_int_equal(c.daemon.max_message_bytes, 64 * MiB);
+    assert_int_equal(c.daemon.max_message_bytes, 128 * MiB);
     assert_int_equal(c.daemon.max_queued_jobs, 1024);
     assert_int_equal(c.daemon.rpc_workers, 128);
     assert_int_equal(c.daemon.rpc_queue, 256);

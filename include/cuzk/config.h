@@ -91,7 +91,7 @@ typedef struct cuzk_config {
         unsigned socket_mode; /* a unix socket's file mode; 0600 */
         /* The HTTP status/metrics listener "host:port"; "" (default): off */
         char http_listen[CONFIG_ADDR_MAX];
-        uint64_t max_message_bytes;     /* largest gRPC message, 1 KiB..2 GiB-1; 64 MiB */
+        uint64_t max_message_bytes;     /* largest gRPC message, 1 KiB..2 GiB-1; 128 MiB */
         unsigned max_queued_jobs;       /* unfinished jobs before submit is refused; 1024 */
         unsigned rpc_workers;           /* gRPC handler threads, 1..256; 128 */
         unsigned rpc_queue;             /* calls waiting for a handler, 0..65536; 256 */

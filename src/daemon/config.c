@@ -109,7 +109,7 @@ static const option_t options[] = {
         "file mode of a unix socket"),
     STR(daemon, http_listen, "status_listen", "", check_hostport_or_empty, 0,
         "HTTP status/metrics host:port; empty: off"),
-    NUM(daemon, max_message_bytes, NULL, CONFIG_SIZE, ST_U64, "64MiB", KiB, 2 * GiB - 1, 0,
+    NUM(daemon, max_message_bytes, NULL, CONFIG_SIZE, ST_U64, "128MiB", KiB, 2 * GiB - 1, 0,
         "largest gRPC message"),
     NUM(daemon, max_queued_jobs, NULL, CONFIG_INT, ST_UINT, "1024", 1, 1000000, 1,
         "unfinished jobs before submit is refused"),

@@ -191,7 +191,7 @@ static void sim_admit(void *ctx, const device_admit_t *a)
     b->layout = a->layout;
 }
 
-static cuzk_status sim_backend_new(void *ctx, int device, groth16_backend_t **out,
+static cuzk_status sim_backend_new(void *ctx, int device, device_role role, groth16_backend_t **out,
                                    cuzk_error_t *err)
 {
     engine_sim_t *s = ctx;
@@ -212,6 +212,7 @@ static cuzk_status sim_backend_new(void *ctx, int device, groth16_backend_t **ou
     b->sim = s;
     pthread_mutex_lock(&s->mu);
     s->st.backends++;
+    s->st.critical_backends += role == DEVICE_ROLE_CRITICAL;
     s->st.live++;
     pthread_mutex_unlock(&s->mu);
     *out = &b->be;

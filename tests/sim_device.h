@@ -43,11 +43,12 @@ typedef struct engine_sim engine_sim_t;
 typedef struct engine_sim_stats {
     uint64_t proves; /* prove calls started (failed ones included) */
     uint64_t plans;
-    uint64_t backends;       /* backend_new calls that succeeded */
-    uint64_t live;           /* backends made and not yet freed */
-    uint64_t evicts;         /* evict callbacks */
-    uint64_t warms;          /* warm callbacks (preload loads) */
-    unsigned max_concurrent; /* most proofs running at once */
+    uint64_t backends;          /* backend_new calls that succeeded */
+    uint64_t critical_backends; /* ... of them for the critical lane (DEVICE_ROLE_CRITICAL) */
+    uint64_t live;              /* backends made and not yet freed */
+    uint64_t evicts;            /* evict callbacks */
+    uint64_t warms;             /* warm callbacks (preload loads) */
+    unsigned max_concurrent;    /* most proofs running at once */
 } engine_sim_stats_t;
 
 /* Returns CUZK_OK, CUZK_ERR_ARG, CUZK_ERR_NOMEM. */

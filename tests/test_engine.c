@@ -1223,6 +1223,7 @@ static void device_lane_run(int lane)
            "proof's end; %u proofs at once, lane busy %u, busy %u\n",
            lane ? "on" : "off", (double)lat / 1e9, (double)gap / 1e9, after ? "after" : "before",
            ss.max_concurrent, lane_busy, busy);
+    assert_int_equal(ss.critical_backends, (uint64_t)lane); /* the lane's, made for it */
     if (lane) {
         assert_true(lat < 1000 * MS);
         assert_true(cres.done_ns < first_end);

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "cuzk/backend.h"
+#include "cuzk/device.h"
 #include "cuzk/pk.h"
 #include "cuzk/status.h"
 
@@ -49,9 +50,12 @@ cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device, size_t vr
  * the same key and circuit hold one copy of them (the first loads it, the
  * others wait for it; the last to let go frees it); otherwise each streams
  * the bases on its share of the budget, with its own circuit.
- * cuzk_cuda_backend_new is this with workers = 1. */
+ * role DEVICE_ROLE_CRITICAL (the engine's critical lane) creates its
+ * streams at the device's highest priority, so that its kernels run ahead
+ * of the other backends' queued blocks.
+ * cuzk_cuda_backend_new is this with workers = 1, DEVICE_ROLE_REGULAR. */
 cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int device, size_t vram_budget,
-                                         int workers, cuzk_error_t *err);
+                                         int workers, device_role role, cuzk_error_t *err);
 void cuzk_cuda_backend_free(groth16_backend_t *be);
 
 /* Device bytes a proof with pk and c needs under a budget (0: unbounded):

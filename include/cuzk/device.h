@@ -52,6 +52,16 @@ typedef struct device_plan {
     size_t resident, scratch;
 } device_plan_t;
 
+/* Which worker a backend serves: a regular one, or the engine's critical
+ * lane (engine_config_t.critical_lane), whose proofs run beside the
+ * regular workers' and must not queue behind their work on the device: a
+ * GPU gives the lane's streams its highest priority, so its kernels'
+ * blocks are scheduled ahead of the running proofs' as SMs free up. */
+typedef enum device_role {
+    DEVICE_ROLE_REGULAR = 0,
+    DEVICE_ROLE_CRITICAL = 1,
+} device_role;
+
 /* How far a load got: done of total bytes. */
 typedef void (*device_progress_fn)(void *pctx, uint64_t done, uint64_t total);
 
@@ -61,9 +71,10 @@ typedef struct device {
     int workers;          /* proofs in flight at once, each with its own backend (1..64) */
     void *ctx;
     /* Makes one backend for this device (device: its index in the engine's
-     * config). Called on the thread that will use it, lazily, and again
-     * after a failed proof. */
-    cuzk_status (*backend_new)(void *ctx, int device, groth16_backend_t **out, cuzk_error_t *err);
+     * config) for a worker of that role. Called on the thread that will use
+     * it, lazily, and again after a failed proof. */
+    cuzk_status (*backend_new)(void *ctx, int device, device_role role, groth16_backend_t **out,
+                               cuzk_error_t *err);
     void (*backend_free)(void *ctx, groth16_backend_t *be);
     /* The plan for a proof with pk and c under budget: the resident layout
      * when the whole fits, else the cheapest that does (a device that can

@@ -75,7 +75,7 @@ cuzk_status cli_backend_open(cli_backend_t *out, device_kind kind, size_t budget
     memset(out, 0, sizeof *out);
     cuzk_status st = cli_device_open(&out->dev, &out->ctx, kind, 0, budget, 1, err);
     if (st == CUZK_OK)
-        st = out->dev.backend_new(out->dev.ctx, 0, &out->owned, err);
+        st = out->dev.backend_new(out->dev.ctx, 0, DEVICE_ROLE_REGULAR, &out->owned, err);
     if (st != CUZK_OK) {
         memset(out, 0, sizeof *out);
         return st;

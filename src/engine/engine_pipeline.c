@@ -451,6 +451,11 @@ static outcome residency_round(eng_worker_t *wk, eng_task_t *t, size_t *scratch,
     return OUT_PROVED;
 }
 
+static device_role worker_role(const eng_worker_t *wk)
+{
+    return wk->lane ? DEVICE_ROLE_CRITICAL : DEVICE_ROLE_REGULAR;
+}
+
 /* Drops what this worker's backend holds on the device (called without
  * the mutex), then leaves the drains it was in. */
 static void worker_drop(eng_worker_t *wk)
@@ -508,7 +513,8 @@ static outcome task_prepare(eng_worker_t *wk, eng_task_t *t, size_t *scratch, de
     }
     if (o != OUT_PROVED)
         return o;
-    if (!wk->be && dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, err) != CUZK_OK) {
+    if (!wk->be &&
+        dev->d.backend_new(dev->d.ctx, dev->index, worker_role(wk), &wk->be, err) != CUZK_OK) {
         wk->be = NULL;
         return OUT_FAILED;
     }
@@ -750,7 +756,8 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
     uint64_t t0 = ledger_clock_ns();
     if (drop)
         worker_drop(wk);
-    if (!wk->be && (st = dev->d.backend_new(dev->d.ctx, dev->index, &wk->be, &err)) != CUZK_OK)
+    if (!wk->be && (st = dev->d.backend_new(dev->d.ctx, dev->index, worker_role(wk), &wk->be,
+                                            &err)) != CUZK_OK)
         wk->be = NULL;
     warm_progress_t wp = {e, kd};
     if (st == CUZK_OK)

@@ -6,11 +6,12 @@
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 
-static cuzk_status cpu_backend_new(void *ctx, int device, groth16_backend_t **out,
+static cuzk_status cpu_backend_new(void *ctx, int device, device_role role, groth16_backend_t **out,
                                    cuzk_error_t *err)
 {
     (void)ctx;
     (void)device;
+    (void)role; /* the host's scheduler has no such priority to give */
     (void)err;
     /* stateless and shareable: every worker gets the one reference backend */
     *out = (groth16_backend_t *)&GROTH16_BACKEND_CPU;

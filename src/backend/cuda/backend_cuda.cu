@@ -824,12 +824,12 @@ static void cuda_admit(void *ctx, const device_admit_t *a)
 extern "C" cuzk_status cuzk_cuda_backend_new(groth16_backend_t **out, int device,
                                              size_t vram_budget, cuzk_error_t *err)
 {
-    return cuzk_cuda_backend_new_shared(out, device, vram_budget, 1, err);
+    return cuzk_cuda_backend_new_shared(out, device, vram_budget, 1, DEVICE_ROLE_REGULAR, err);
 }
 
 extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int device,
                                                     size_t vram_budget, int workers,
-                                                    cuzk_error_t *err)
+                                                    device_role role, cuzk_error_t *err)
 {
     if (!out || workers < 1)
         return cuzk_error_set(err, CUZK_ERR_ARG,
@@ -853,10 +853,16 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
         return st;
     }
     size_t free_b = 0, total_b = 0;
-    if ((st = CUDA_CHECK(cudaStreamCreateWithFlags(&x->s, cudaStreamNonBlocking), err)) ==
-            CUZK_OK &&
-        (st = CUDA_CHECK(cudaStreamCreateWithFlags(&x->cs, cudaStreamNonBlocking), err)) ==
-            CUZK_OK &&
+    int least = 0, greatest = 0; /* greatest: the most urgent (numerically lowest) */
+    if ((st = CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest), err)) == CUZK_OK &&
+        (st = CUDA_CHECK(
+             cudaStreamCreateWithPriority(&x->s, cudaStreamNonBlocking,
+                                          role == DEVICE_ROLE_CRITICAL ? greatest : least),
+             err)) == CUZK_OK &&
+        (st = CUDA_CHECK(
+             cudaStreamCreateWithPriority(&x->cs, cudaStreamNonBlocking,
+                                          role == DEVICE_ROLE_CRITICAL ? greatest : least),
+             err)) == CUZK_OK &&
         (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[0], cudaEventDisableTiming), err)) ==
             CUZK_OK &&
         (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[1], cudaEventDisableTiming), err)) ==

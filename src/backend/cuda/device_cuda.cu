@@ -6,12 +6,12 @@
 #include "cuzk/cuda_backend.h"
 #include "cuzk/cuda_device.h"
 
-static cuzk_status cuda_dev_backend_new(void *ctx, int device, groth16_backend_t **out,
-                                        cuzk_error_t *err)
+static cuzk_status cuda_dev_backend_new(void *ctx, int device, device_role role,
+                                        groth16_backend_t **out, cuzk_error_t *err)
 {
     const cuda_device_t *d = (const cuda_device_t *)ctx;
     (void)device; /* the engine's index; the GPU is d->index */
-    return cuzk_cuda_backend_new_shared(out, d->index, d->budget, d->workers, err);
+    return cuzk_cuda_backend_new_shared(out, d->index, d->budget, d->workers, role, err);
 }
 
 static void cuda_dev_backend_free(void *ctx, groth16_backend_t *be)

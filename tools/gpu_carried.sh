@@ -240,7 +240,7 @@ filecoin() {
         porep) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
             --proofs "$n" --workers 2 --events "$logs/filecoin-porep-events.jsonl" || rc=1 ;;
         porep-16g) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
-            --proofs "$n" --workers 2 --vram-budget 16GiB || rc=1 ;;
+            --proofs "$n" --vram-budget 16GiB || rc=1 ;; # one worker: two get 8 GiB each
         window-post) "$new" bench filecoin --kind window-post --sector-size "$size" \
             --device cuda --proofs "$n" --workers 2 || rc=1 ;;
         *) echo "filecoin: unknown kind $k"; rc=1 ;;

@@ -198,11 +198,14 @@ static void test_gpu_layouts(void **state)
             }
             cuzk_cuda_backend_free(be);
         }
-        /* two backends sharing one resident copy, freed in either order;
+        /* two backends sharing one resident copy, freed in either order
+         * (the second a critical lane's, its streams at high priority);
          * the first loads it ahead (a preload's warm), in pieces */
         groth16_backend_t *b1 = NULL, *b2 = NULL;
-        assert_int_equal(cuzk_cuda_backend_new_shared(&b1, 0, 0, 2, &e), CUZK_OK);
-        assert_int_equal(cuzk_cuda_backend_new_shared(&b2, 0, 0, 2, &e), CUZK_OK);
+        assert_int_equal(cuzk_cuda_backend_new_shared(&b1, 0, 0, 2, DEVICE_ROLE_REGULAR, &e),
+                         CUZK_OK);
+        assert_int_equal(cuzk_cuda_backend_new_shared(&b2, 0, 0, 2, DEVICE_ROLE_CRITICAL, &e),
+                         CUZK_OK);
         progress_log_t pl = {0};
         if (cuzk_cuda_backend_warm(b1, &pk, &c, progress_note, &pl, &e) != CUZK_OK)
             fail_msg("2^%u warm: %s", k, e.msg);

@@ -854,15 +854,13 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
     }
     size_t free_b = 0, total_b = 0;
     int least = 0, greatest = 0; /* greatest: the most urgent (numerically lowest) */
-    if ((st = CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest), err)) == CUZK_OK &&
-        (st = CUDA_CHECK(
-             cudaStreamCreateWithPriority(&x->s, cudaStreamNonBlocking,
-                                          role == DEVICE_ROLE_CRITICAL ? greatest : least),
-             err)) == CUZK_OK &&
-        (st = CUDA_CHECK(
-             cudaStreamCreateWithPriority(&x->cs, cudaStreamNonBlocking,
-                                          role == DEVICE_ROLE_CRITICAL ? greatest : least),
-             err)) == CUZK_OK &&
+    st = CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest), err);
+    int prio = role == DEVICE_ROLE_CRITICAL ? greatest : least;
+    if (st == CUZK_OK &&
+        (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->s, cudaStreamNonBlocking, prio), err)) ==
+            CUZK_OK &&
+        (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->cs, cudaStreamNonBlocking, prio), err)) ==
+            CUZK_OK &&
         (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[0], cudaEventDisableTiming), err)) ==
             CUZK_OK &&
         (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[1], cudaEventDisableTiming), err)) ==

@@ -748,12 +748,14 @@ typedef struct gen_ctx {
     size_t n;
     int fail;
     int calls;
+    int threads; /* what the last call was given */
 } gen_ctx_t;
 
-static cuzk_status gen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+static cuzk_status gen_fill(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
 {
     gen_ctx_t *g = ctx;
     __atomic_add_fetch(&g->calls, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g->threads, threads, __ATOMIC_SEQ_CST);
     if (g->fail)
         return cuzk_error_set(err, CUZK_ERR_IO, "generator broke on purpose");
     assert_int_equal(n, g->n);
@@ -772,8 +774,9 @@ static void test_witness_fn(void **state)
     rand_fr(&rr, &seed);
     rand_fr(&ss, &seed);
     fr_t *w2 = witness_variant(&g_bp.c, g_bp.log_m, seed);
-    gen_ctx_t g[3] = {
-        {g_bp.w, g_bp.pk.n_vars, 0, 0}, {w2, g_bp.pk.n_vars, 0, 0}, {g_bp.w, g_bp.pk.n_vars, 0, 0}};
+    gen_ctx_t g[3] = {{g_bp.w, g_bp.pk.n_vars, 0, 0, 0},
+                      {w2, g_bp.pk.n_vars, 0, 0, 0},
+                      {g_bp.w, g_bp.pk.n_vars, 0, 0, 0}};
     engine_witness_t wit[3];
     for (int i = 0; i < 3; i++)
         wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g[i]};
@@ -816,6 +819,96 @@ static void test_witness_fn(void **state)
     free(w2);
     good_job(r);
     rig_stop(r);
+}
+
+/* The witness stage's cores follow the witnesses in the making: a pool of
+ * 3 threads with stage_threads 2 has 6 cores; three witnesses made at
+ * once get 6, 3 and 2 (the first one alone, then shared), and a witness
+ * alone afterwards gets all 6. */
+typedef struct meet_ctx {
+    gen_ctx_t g[3];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int arrived;
+} meet_ctx_t;
+
+typedef struct meet_part {
+    meet_ctx_t *m;
+    int i;
+} meet_part_t;
+
+/* Records its threads, then waits until all three are in the stage. */
+static cuzk_status meet_fill(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
+{
+    meet_part_t *p = ctx;
+    meet_ctx_t *m = p->m;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 20;
+    pthread_mutex_lock(&m->mu);
+    m->arrived++;
+    pthread_cond_broadcast(&m->cv);
+    while (m->arrived < 3 && pthread_cond_timedwait(&m->cv, &m->mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&m->mu);
+    return gen_fill(&m->g[p->i], w, n, threads, err);
+}
+
+static void test_witness_share(void **state)
+{
+    (void)state;
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, ONE_WORKER, NULL);
+    r->cfg.witness_threads = 3;
+    r->cfg.stage_threads = 2;
+    r->cfg.ready_max = 4;
+    r->cfg.critical_lane = 0;
+    rig_start(r);
+    meet_ctx_t m = {.arrived = 0};
+    pthread_mutex_init(&m.mu, NULL);
+    pthread_cond_init(&m.cv, NULL);
+    meet_part_t parts[3];
+    engine_witness_t wit[3];
+    for (int i = 0; i < 3; i++) {
+        m.g[i] = (gen_ctx_t){g_bp.w, g_bp.pk.n_vars, 0, 0, 0};
+        parts[i] = (meet_part_t){&m, i};
+        wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = meet_fill, .ctx = &parts[i]};
+    }
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = r,
+                              .priority = CUZK_PRIO_NORMAL,
+                              .key = r->kbp,
+                              .witnesses = wit,
+                              .n_partitions = 3};
+    engine_job_id_t id = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    engine_result_t res;
+    await_ok(r, id, &res);
+    engine_result_free(&res);
+    assert_int_equal(m.arrived, 3); /* all three were in the stage at once */
+    int seen[7] = {0};
+    for (int i = 0; i < 3; i++) {
+        int t = m.g[i].threads;
+        assert_true(t >= 1 && t <= 6);
+        seen[t]++;
+    }
+    assert_int_equal(seen[6], 1);
+    assert_int_equal(seen[3], 1);
+    assert_int_equal(seen[2], 1);
+
+    /* alone: the whole pool */
+    gen_ctx_t lone = {g_bp.w, g_bp.pk.n_vars, 0, 0, 0};
+    engine_witness_t w1 = {.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &lone};
+    spec.witnesses = &w1;
+    spec.n_partitions = 1;
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    await_ok(r, id, &res);
+    engine_result_free(&res);
+    assert_int_equal(lone.threads, 6);
+    rig_stop(r);
+    pthread_cond_destroy(&m.cv);
+    pthread_mutex_destroy(&m.mu);
 }
 
 /* The witness buffers of ENGINE_WITNESS_FN come from the config's host
@@ -909,7 +1002,7 @@ static void test_witness_pool(void **state)
         rand_fr(&rr, &seed);
         rand_fr(&ss, &seed);
         enum { JOBS = 4, PARTS = 4 };
-        gen_ctx_t g = {g_bp.w, g_bp.pk.n_vars, 0, 0};
+        gen_ctx_t g = {g_bp.w, g_bp.pk.n_vars, 0, 0, 0};
         engine_witness_t wit[PARTS];
         for (int i = 0; i < PARTS; i++)
             wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g};
@@ -1069,7 +1162,7 @@ typedef struct hold_ctx {
     int released, held;
 } hold_ctx_t;
 
-static cuzk_status hold_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+static cuzk_status hold_fill(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
 {
     hold_ctx_t *h = ctx;
     struct timespec until;
@@ -1081,7 +1174,7 @@ static cuzk_status hold_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
     while (!h->released && pthread_cond_timedwait(&h->cv, &h->mu, &until) == 0)
         ;
     pthread_mutex_unlock(&h->mu);
-    return gen_fill(&h->g, w, n, err);
+    return gen_fill(&h->g, w, n, threads, err);
 }
 
 static void lane_run(int lane)
@@ -1092,10 +1185,10 @@ static void lane_run(int lane)
     r->cfg.ready_max = 1;
     r->cfg.critical_lane = lane;
     rig_start(r);
-    hold_ctx_t h = {.g = {g_bp.w, g_bp.pk.n_vars, 0, 0}};
+    hold_ctx_t h = {.g = {g_bp.w, g_bp.pk.n_vars, 0, 0, 0}};
     pthread_mutex_init(&h.mu, NULL);
     pthread_cond_init(&h.cv, NULL);
-    gen_ctx_t quick = {g_bp.w, g_bp.pk.n_vars, 0, 0};
+    gen_ctx_t quick = {g_bp.w, g_bp.pk.n_vars, 0, 0, 0};
     engine_witness_t wit[2] = {{.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &quick},
                                {.form = ENGINE_WITNESS_FN, .fn = hold_fill, .ctx = &h}};
     engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
@@ -2355,6 +2448,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_matches_cpu, rig_teardown),
         cmocka_unit_test_teardown(test_witness_fn, rig_teardown),
+        cmocka_unit_test_teardown(test_witness_share, rig_teardown),
         cmocka_unit_test_teardown(test_witness_pool, rig_teardown),
         cmocka_unit_test_teardown(test_preload_warm, rig_teardown),
         cmocka_unit_test_teardown(test_multi_partition, rig_teardown),

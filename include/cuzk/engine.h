@@ -339,8 +339,13 @@ typedef enum engine_witness_form {
  * an engine-owned buffer. Runs on the witness pool, at most
  * engine_config_t.witness_threads at once; the host bytes it fills count
  * towards ready_bytes_max from the moment it starts, so a generator of
- * GiB-sized witnesses is held back by the same budget as parsed ones. */
-typedef cuzk_status (*engine_witness_fn)(void *ctx, fr_t *w, size_t n, cuzk_error_t *err);
+ * GiB-sized witnesses is held back by the same budget as parsed ones.
+ * threads: the cores it may use, the pool's (stage_threads for each of
+ * witness_threads) shared by the witnesses in the making when it starts,
+ * itself included, and never fewer than stage_threads: a witness alone
+ * takes them all. */
+typedef cuzk_status (*engine_witness_fn)(void *ctx, fr_t *w, size_t n, int threads,
+                                         cuzk_error_t *err);
 
 typedef struct engine_witness {
     engine_witness_form form;

@@ -328,11 +328,11 @@ void dmn_fil_free(dmn_fil_t *x)
  * GPU fed. A vanilla proof the circuit refuses still fails: its proof
  * fails the engine's verification, and dmn_fil_diagnose then names the
  * constraint. */
-cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
 {
     const dmn_fil_part_t *p = ctx;
     const dmn_fil_t *x = p->fil;
-    fil_witness_opts_t o = {FIL_WITNESS_FAST, x->threads > 0 ? x->threads : 1, n, x->n_public};
+    fil_witness_opts_t o = {FIL_WITNESS_FAST, threads > 0 ? threads : 1, n, x->n_public};
     return fil_job_witness(w, n, x->n_public, x->job, p->index, &o, err);
 }
 

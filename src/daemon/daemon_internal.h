@@ -80,7 +80,7 @@ struct dmn_fil {
     dmn_fil_part_t *parts;
     unsigned n_parts;
     size_t n_public; /* the circuit's, ONE excluded */
-    int threads;     /* synthesis.stage_threads */
+    int threads;     /* synthesis.stage_threads: what a diagnosis uses */
 };
 
 int dmn_is_filecoin(engine_kind kind);
@@ -98,7 +98,7 @@ cuzk_status dmn_fil_new(dmn_fil_t **out, engine_kind kind, const daemon_filecoin
                         cuzk_error_t *err);
 void dmn_fil_free(dmn_fil_t *x); /* accepts NULL */
 /* engine_witness_fn over a dmn_fil_part_t. */
-cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, cuzk_error_t *err);
+cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err);
 /* A job whose proof failed verification: when the vanilla proof is what
  * the circuit refuses, *error becomes CUZK_ERR_INVALID naming the
  * partition and the constraint (fil_job_diagnose, on the failed

@@ -100,7 +100,7 @@ static int job_submit(engine_t *e, engine_job_id_t *id, engine_key_t *key, engin
 }
 
 static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
-                        const bench_run_cfg_t *B, int proof, int threads)
+                        const bench_run_cfg_t *B, int proof)
 {
     int parts = B->partitions;
     engine_witness_t *ws = calloc((size_t)parts, sizeof *ws);
@@ -110,7 +110,7 @@ static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
     }
     for (int p = 0; p < parts; p++)
         ws[p] = (engine_witness_t){
-            .form = ENGINE_WITNESS_FN, .fn = B->fn, .ctx = B->ctx(B->user, proof, p, threads)};
+            .form = ENGINE_WITNESS_FN, .fn = B->fn, .ctx = B->ctx(B->user, proof, p)};
     int ok = job_submit(e, id, key, B->kind, B->prio, ws, parts, B->cmd, "submit");
     free(ws);
     return ok;
@@ -219,7 +219,6 @@ typedef struct side_run {
     const char *cmd;
     engine_t *e;
     engine_key_t *key;
-    int threads;
     uint64_t t0; /* the first proof's submit */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -237,8 +236,8 @@ static int side_job(side_run_t *s)
     if (S->partitions < 1 || S->partitions > 64)
         return 0;
     for (int p = 0; p < S->partitions; p++)
-        ws[p] = (engine_witness_t){
-            .form = ENGINE_WITNESS_FN, .fn = S->fn, .ctx = S->ctx(S->user, p, s->threads)};
+        ws[p] =
+            (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = S->fn, .ctx = S->ctx(S->user, p)};
     engine_job_id_t id = 0;
     if (!job_submit(s->e, &id, s->key, S->kind, S->prio, ws, S->partitions, s->cmd,
                     "mixed job: submit"))
@@ -536,7 +535,6 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
             goto out;
         }
         side.e = e;
-        side.threads = cfg.stage_threads;
     }
     /* J proofs in flight, awaited in order, the next submitted as one ends */
     int next = 0;
@@ -550,7 +548,7 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
     }
     for (int d = 0; d < N; d++) {
         while (next < N && next - d < B->in_flight)
-            if (!submit_proof(e, &ids[next], key, B, next, cfg.stage_threads))
+            if (!submit_proof(e, &ids[next], key, B, next))
                 goto out;
             else
                 next++;

@@ -76,7 +76,7 @@ typedef struct bench_run_side {
     engine_witness_fn fn;
     /* partition `part`'s witness context, the same for every job; called
      * at submit on the stream's thread */
-    void *(*ctx)(void *user, int part, int threads);
+    void *(*ctx)(void *user, int part);
     void *user;
 } bench_run_side_t;
 
@@ -102,11 +102,11 @@ typedef struct bench_run_cfg {
     size_t budget, host_budget; /* --vram-budget per device (0: free memory), --host-budget */
     const char *events;         /* event log path, or NULL */
     /* Partition `part` of proof `proof`: fn is called in the witness stage
-     * with ctx(user, proof, part, threads), where threads is what one
-     * witness may use (the engine's stage_threads). ctx is called at
-     * submit; what it returns must stay valid until the run returns. */
+     * with ctx(user, proof, part) and the threads the engine gives it.
+     * ctx is called at submit; what it returns must stay valid until the
+     * run returns. */
     engine_witness_fn fn;
-    void *(*ctx)(void *user, int proof, int part, int threads);
+    void *(*ctx)(void *user, int proof, int part);
     void *user;
     const bench_run_side_t *side; /* NULL: none */
 } bench_run_cfg_t;

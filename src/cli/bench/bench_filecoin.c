@@ -94,7 +94,6 @@ typedef struct part_ctx {
     const bench_fil_inputs_t *in;
     const circuit_t *c;
     unsigned k; /* the proof's partition it proves */
-    int threads;
 } part_ctx_t;
 
 typedef struct part_ctxs {
@@ -102,28 +101,28 @@ typedef struct part_ctxs {
     part_ctx_t *p; /* proofs x partitions (the mixed stream: partitions) */
 } part_ctxs_t;
 
-static cuzk_status part_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+static cuzk_status part_fill(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
 {
     const part_ctx_t *pc = ctx;
-    fil_witness_opts_t o = {FIL_WITNESS_FAST, pc->threads, pc->c->n_vars, pc->c->n_public};
+    fil_witness_opts_t o = {FIL_WITNESS_FAST, threads, pc->c->n_vars, pc->c->n_public};
     /* synthesized straight into the engine's buffer: nothing copied */
     return fil_partition_witness_into(w, n, pc->c->n_public, &pc->in->parts[pc->k], &o, err);
 }
 
-static void *part_ctx(void *user, int proof, int part, int threads)
+static void *part_ctx(void *user, int proof, int part)
 {
     part_ctxs_t *cs = user;
     const workload_t *w = cs->w;
     size_t i = (size_t)proof * (size_t)w->partitions + (size_t)part;
-    cs->p[i] = (part_ctx_t){&w->in, &w->c, (unsigned)part % w->in.partitions, threads};
+    cs->p[i] = (part_ctx_t){&w->in, &w->c, (unsigned)part % w->in.partitions};
     return &cs->p[i];
 }
 
 /* The mixed stream's: every job proves the same partitions, and a job is
  * awaited before the next is submitted, so one context per partition. */
-static void *side_ctx(void *user, int part, int threads)
+static void *side_ctx(void *user, int part)
 {
-    return part_ctx(user, 0, part, threads);
+    return part_ctx(user, 0, part);
 }
 
 /* ---- before timing ---- */

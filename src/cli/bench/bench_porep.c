@@ -53,16 +53,15 @@ typedef struct wgen {
     const gen_shape_t *sh;
     uint64_t seed;
     uint32_t partition;
-    int threads;
 } wgen_t;
 
-static cuzk_status wgen_fill(void *ctx, fr_t *w, size_t n, cuzk_error_t *err)
+static cuzk_status wgen_fill(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
 {
     const wgen_t *g = ctx;
     if (n != g->sh->n_vars)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "witness of %zu values for %u variables", n,
                               g->sh->n_vars);
-    return gen_porep_witness(w, g->sh, g->seed, g->partition, g->threads, err);
+    return gen_porep_witness(w, g->sh, g->seed, g->partition, threads, err);
 }
 
 /* Every partition's generator, indexed proof * P + partition. */
@@ -73,11 +72,11 @@ typedef struct wgens {
     wgen_t *g; /* proofs x partitions */
 } wgens_t;
 
-static void *wgen_ctx(void *user, int proof, int part, int threads)
+static void *wgen_ctx(void *user, int proof, int part)
 {
     wgens_t *gs = user;
     size_t i = (size_t)proof * (size_t)gs->partitions + (size_t)part;
-    gs->g[i] = (wgen_t){gs->sh, gs->seed, (uint32_t)i, threads};
+    gs->g[i] = (wgen_t){gs->sh, gs->seed, (uint32_t)i};
     return &gs->g[i];
 }
 

@@ -70,12 +70,20 @@ static uint64_t base_tree_count(const fil_tree_shape_t *s)
 }
 
 /* A tree of random leaves (tu_rand_fr: edge-biased Fr). */
-static fil_merkle_tree_t *random_tree(const fil_tree_shape_t *s, uint64_t leaves, fr_t **out_leaves)
+/* distinct: no two leaves equal (tu_rand_fr draws 0, 1, -1 and small
+ * values often, and equal subtrees make some wrong paths right). */
+static fil_merkle_tree_t *random_tree_of(const fil_tree_shape_t *s, uint64_t leaves,
+                                         fr_t **out_leaves, int distinct)
 {
     fr_t *l = malloc(leaves * sizeof *l);
     assert_non_null(l);
     for (uint64_t i = 0; i < leaves; i++)
-        tu_rand_fr(&l[i]);
+        for (int again = 1; again;) {
+            tu_rand_fr(&l[i]);
+            again = 0;
+            for (uint64_t k = 0; distinct && k < i && !again; k++)
+                again = fr_equal(&l[k], &l[i]);
+        }
     fil_merkle_tree_t *t = NULL;
     cuzk_error_t err = {0};
     if (fil_merkle_tree_build(&t, s, l, leaves, &err) != CUZK_OK)
@@ -85,6 +93,11 @@ static fil_merkle_tree_t *random_tree(const fil_tree_shape_t *s, uint64_t leaves
     else
         free(l);
     return t;
+}
+
+static fil_merkle_tree_t *random_tree(const fil_tree_shape_t *s, uint64_t leaves, fr_t **out_leaves)
+{
+    return random_tree_of(s, leaves, out_leaves, 0);
 }
 
 static fil_merkle_path_t *path_of(const fil_merkle_tree_t *t, uint64_t leaf)
@@ -587,7 +600,7 @@ static void test_wrong_witness(void **state)
         fil_tree_shape_t s =
             shape_of((fil_hasher)shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]);
         uint64_t leaves = base_tree_count(&s) * s.base_arity * s.base_arity;
-        fil_merkle_tree_t *t = random_tree(&s, leaves, NULL);
+        fil_merkle_tree_t *t = random_tree_of(&s, leaves, NULL, 1); /* a moved index shows */
         uint64_t j = tu_rand64() % leaves, n;
         fil_merkle_path_t *p = path_of(t, j);
         for (int rm = 0; rm < 2; rm++) {

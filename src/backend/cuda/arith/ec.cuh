@@ -47,6 +47,7 @@ typedef struct dg2_xyzz {
 #define F_neg dfp_neg
 #define F_mul dfp_mul
 #define F_sqr dfp_sqr
+#define F_mul_sub_mul dfp_mul_sub_mul
 #define F_is_zero dfp_is_zero
 #define F_set_zero dfp_set_zero
 #define F_set_one dfp_set_one
@@ -62,6 +63,7 @@ typedef struct dg2_xyzz {
 #undef F_neg
 #undef F_mul
 #undef F_sqr
+#undef F_mul_sub_mul
 #undef F_is_zero
 #undef F_set_zero
 #undef F_set_one
@@ -77,6 +79,7 @@ typedef struct dg2_xyzz {
 #define F_neg dfp2_neg
 #define F_mul dfp2_mul
 #define F_sqr dfp2_sqr
+#define F_mul_sub_mul dfp2_mul_sub_mul
 #define F_is_zero dfp2_is_zero
 #define F_set_zero dfp2_set_zero
 #define F_set_one dfp2_set_one
@@ -92,6 +95,7 @@ typedef struct dg2_xyzz {
 #undef F_neg
 #undef F_mul
 #undef F_sqr
+#undef F_mul_sub_mul
 #undef F_is_zero
 #undef F_set_zero
 #undef F_set_one

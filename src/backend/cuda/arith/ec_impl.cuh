@@ -262,9 +262,7 @@ CUZK_HD void EC(xyzz_dbl_affine)(EC_XYZZ *out, const EC_AFF *a)
     F_dbl(&t, &s);
     F_sub(&x3, &x3, &t);
     F_sub(&t, &s, &x3);
-    F_mul(&t, &m, &t);
-    F_mul(&s, &w, &a->y);
-    F_sub(&out->y, &t, &s);
+    F_mul_sub_mul(&out->y, &m, &t, &w, &a->y);
     out->x = x3;
     out->zz = v;
     out->zzz = w;
@@ -290,9 +288,7 @@ CUZK_HD void EC(xyzz_dbl)(EC_XYZZ *out, const EC_XYZZ *p)
     F_dbl(&t, &s);
     F_sub(&x3, &x3, &t);
     F_sub(&t, &s, &x3);
-    F_mul(&t, &m, &t);
-    F_mul(&s, &w, &p->y);
-    F_sub(&out->y, &t, &s);
+    F_mul_sub_mul(&out->y, &m, &t, &w, &p->y);
     out->x = x3;
     F_mul(&out->zz, &v, &p->zz);
     F_mul(&out->zzz, &w, &p->zzz);
@@ -331,9 +327,7 @@ CUZK_HD void EC(xyzz_add_affine)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a
     F_dbl(&t, &q);
     F_sub(&x3, &x3, &t);
     F_sub(&q, &q, &x3);
-    F_mul(&q, &r, &q);
-    F_mul(&t, &p->y, &ppp);
-    F_sub(&out->y, &q, &t);
+    F_mul_sub_mul(&out->y, &r, &q, &p->y, &ppp); /* R (Q - X3) - Y1 PPP */
     out->x = x3;
     F_mul(&out->zz, &p->zz, &pp);
     F_mul(&out->zzz, &p->zzz, &ppp);
@@ -372,11 +366,9 @@ CUZK_HD void EC(xyzz_add)(EC_XYZZ *out, const EC_XYZZ *p, const EC_XYZZ *q)
     F_dbl(&t, &v);
     F_sub(&x3, &x3, &t);
     F_sub(&v, &v, &x3);
-    F_mul(&v, &s2, &v);
-    F_mul(&t, &s1, &ppp);
     F_mul(&zz, &p->zz, &q->zz);
     F_mul(&zzz, &p->zzz, &q->zzz);
-    F_sub(&out->y, &v, &t);
+    F_mul_sub_mul(&out->y, &s2, &v, &s1, &ppp); /* R (Q - X3) - S1 PPP */
     out->x = x3;
     F_mul(&out->zz, &zz, &pp);
     F_mul(&out->zzz, &zzz, &ppp);

@@ -138,11 +138,37 @@ CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
 #endif
 }
 
-/* A multiplication for now; a dedicated squaring is the performance issue's. */
+/* CUZK_FP_LAZY=0 selects the plain forms for A/B runs: squaring as a
+ * multiplication, Fp2 multiplication as three Montgomery ones. */
+#ifndef CUZK_FP_LAZY
+#define CUZK_FP_LAZY 1
+#endif
+
+#if CUZK_FP_LAZY
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ dfp_t dfp_sqr_outlined(dfp_t a)
+{
+    dfp_t r;
+    dmont_sqr<DFP_LIMBS>(r.l, a.l, DCONST(DFP_P).l, DFP_N0);
+    return r;
+}
+#endif
+
+/* Each cross product once (dmont_sqr): ~22% fewer IMADs than dfp_mul. */
+CUZK_HD void dfp_sqr(dfp_t *out, const dfp_t *a)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp_sqr_outlined(*a);
+#else
+    dmont_sqr<DFP_LIMBS>(out->l, a->l, DCONST(DFP_P).l, DFP_N0);
+#endif
+}
+#else
 CUZK_HD void dfp_sqr(dfp_t *out, const dfp_t *a)
 {
     dfp_mul(out, a, a);
 }
+#endif
 
 CUZK_HD int dfp_is_zero(const dfp_t *a)
 {
@@ -215,7 +241,11 @@ CUZK_HD void dfr_mul(dfr_t *out, const dfr_t *a, const dfr_t *b)
 
 CUZK_HD void dfr_sqr(dfr_t *out, const dfr_t *a)
 {
+#if CUZK_FP_LAZY
+    dmont_sqr<DFR_LIMBS>(out->l, a->l, DCONST(DFR_P).l, DFR_N0);
+#else
     dmont_mul<DFR_LIMBS>(out->l, a->l, a->l, DCONST(DFR_P).l, DFR_N0);
+#endif
 }
 
 CUZK_HD int dfr_is_zero(const dfr_t *a)
@@ -284,6 +314,51 @@ CUZK_HD void dfp2_neg(dfp2_t *out, const dfp2_t *a)
     dfp_neg(&out->c1, &a->c1);
 }
 
+#if CUZK_FP_LAZY
+/* Karatsuba with lazy reduction: three wide products, two reductions
+ * instead of three Montgomery multiplications (~17% fewer IMADs).
+ * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 < 2 p^2, and
+ * c0 = a0 b0 - a1 b1, plus p 2^384 when that is negative: both lie in
+ * [0, p 2^384), the range dmont_redc_wide takes. The sums a0 + a1 and
+ * b0 + b1 stay unreduced (< 2p < 2^382), their product < 4 p^2 < 2^764. */
+CUZK_HD dfp2_t dfp2_mul_lazy(const dfp2_t a, const dfp2_t b)
+{
+    uint32_t s0[DFP_LIMBS], s1[DFP_LIMBS], p0[2 * DFP_LIMBS], p1[2 * DFP_LIMBS], p2[2 * DFP_LIMBS];
+    dwide_add<DFP_LIMBS>(s0, a.c0.l, a.c1.l);
+    dwide_add<DFP_LIMBS>(s1, b.c0.l, b.c1.l);
+    dmont_mul_wide<DFP_LIMBS>(p2, s0, s1);
+    dmont_mul_wide<DFP_LIMBS>(p0, a.c0.l, b.c0.l);
+    dmont_mul_wide<DFP_LIMBS>(p1, a.c1.l, b.c1.l);
+    (void)dwide_sub<2 * DFP_LIMBS>(p2, p2, p0);
+    (void)dwide_sub<2 * DFP_LIMBS>(p2, p2, p1);
+    uint32_t neg = dwide_sub<2 * DFP_LIMBS>(p0, p0, p1);
+    uint32_t pm[DFP_LIMBS];
+    CUZK_UNROLL
+    for (int j = 0; j < DFP_LIMBS; j++)
+        pm[j] = DCONST(DFP_P).l[j] & neg;
+    dwide_add<DFP_LIMBS>(p0 + DFP_LIMBS, p0 + DFP_LIMBS, pm); /* its carry cancels the borrow */
+    dfp2_t r;
+    dmont_redc_wide<DFP_LIMBS>(r.c0.l, p0, DCONST(DFP_P).l, DFP_N0);
+    dmont_redc_wide<DFP_LIMBS>(r.c1.l, p2, DCONST(DFP_P).l, DFP_N0);
+    return r;
+}
+
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ dfp2_t dfp2_mul_outlined(dfp2_t a, dfp2_t b)
+{
+    return dfp2_mul_lazy(a, b);
+}
+#endif
+
+CUZK_HD void dfp2_mul(dfp2_t *out, const dfp2_t *a, const dfp2_t *b)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp2_mul_outlined(*a, *b);
+#else
+    *out = dfp2_mul_lazy(*a, *b);
+#endif
+}
+#else
 /* Karatsuba, 3M: (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u. */
 CUZK_HD void dfp2_mul(dfp2_t *out, const dfp2_t *a, const dfp2_t *b)
 {
@@ -297,6 +372,7 @@ CUZK_HD void dfp2_mul(dfp2_t *out, const dfp2_t *a, const dfp2_t *b)
     dfp_sub(&s0, &s0, &t0);
     dfp_sub(&out->c1, &s0, &t1);
 }
+#endif
 
 /* Complex squaring, 2M: (a0 + a1)(a0 - a1) + 2 a0 a1 u. */
 CUZK_HD void dfp2_sqr(dfp2_t *out, const dfp2_t *a)
@@ -324,5 +400,133 @@ CUZK_HD int dfp2_equal(const dfp2_t *a, const dfp2_t *b)
 {
     return dfp_equal(&a->c0, &b->c0) & dfp_equal(&a->c1, &b->c1);
 }
+
+/* ---- a b - c d, reduced once -------------------------------------------
+ *
+ * The XYZZ additions end with Y3 = R (Q - X3) - Y1 PPP: the two products
+ * are subtracted as wide values and reduced once (Fp: one Montgomery
+ * reduction fewer of ten; Fp2: two of ~20). A wide difference D lies in
+ * (-2 p^2, 2 p^2); kept modulo 2^768 its top bit is its sign, and a
+ * negative one gets p 2^384 added, which puts every D in [0, p 2^384):
+ * dmont_redc_wide's range. */
+
+/* acc += p (add) or acc -= p, over 2 DFP_LIMBS words, modulo 2^768. */
+CUZK_HD void dfp_wide_acc(uint32_t *acc, const uint32_t *p, int add)
+{
+    if (add)
+        dwide_add<2 * DFP_LIMBS>(acc, acc, p);
+    else
+        (void)dwide_sub<2 * DFP_LIMBS>(acc, acc, p);
+}
+
+/* REDC of a wide difference in (-2 p^2, 2 p^2), held modulo 2^768. */
+CUZK_HD void dfp_redc_signed(dfp_t *out, uint32_t *d)
+{
+    uint32_t neg = 0u - (d[2 * DFP_LIMBS - 1] >> 31), pm[DFP_LIMBS];
+    CUZK_UNROLL
+    for (int j = 0; j < DFP_LIMBS; j++)
+        pm[j] = DCONST(DFP_P).l[j] & neg;
+    dwide_add<DFP_LIMBS>(d + DFP_LIMBS, d + DFP_LIMBS, pm);
+    dmont_redc_wide<DFP_LIMBS>(out->l, d, DCONST(DFP_P).l, DFP_N0);
+}
+
+#if CUZK_FP_LAZY
+CUZK_HD dfp_t dfp_mul_sub_mul_v(const dfp_t a, const dfp_t b, const dfp_t c, const dfp_t d)
+{
+    uint32_t acc[2 * DFP_LIMBS], t[2 * DFP_LIMBS];
+    dmont_mul_wide<DFP_LIMBS>(acc, a.l, b.l);
+    dmont_mul_wide<DFP_LIMBS>(t, c.l, d.l);
+    dfp_wide_acc(acc, t, 0);
+    dfp_t r;
+    dfp_redc_signed(&r, acc);
+    return r;
+}
+
+/* Karatsuba for both products: c0 = a0 b0 - a1 b1 - c0 d0 + c1 d1 and
+ * c1 = ka - a0 b0 - a1 b1 - kc + c0 d0 + c1 d1 (k: the product of the
+ * sums), each product added to or taken from both as it comes. */
+CUZK_HD dfp2_t dfp2_mul_sub_mul_v(const dfp2_t a, const dfp2_t b, const dfp2_t c, const dfp2_t d)
+{
+    uint32_t r0[2 * DFP_LIMBS], r1[2 * DFP_LIMBS], t[2 * DFP_LIMBS], s0[DFP_LIMBS], s1[DFP_LIMBS];
+    dmont_mul_wide<DFP_LIMBS>(r0, a.c0.l, b.c0.l);
+    CUZK_UNROLL
+    for (int j = 0; j < 2 * DFP_LIMBS; j++)
+        r1[j] = 0;
+    dfp_wide_acc(r1, r0, 0);
+    dmont_mul_wide<DFP_LIMBS>(t, a.c1.l, b.c1.l);
+    dfp_wide_acc(r0, t, 0);
+    dfp_wide_acc(r1, t, 0);
+    dwide_add<DFP_LIMBS>(s0, a.c0.l, a.c1.l);
+    dwide_add<DFP_LIMBS>(s1, b.c0.l, b.c1.l);
+    dmont_mul_wide<DFP_LIMBS>(t, s0, s1);
+    dfp_wide_acc(r1, t, 1);
+    dmont_mul_wide<DFP_LIMBS>(t, c.c0.l, d.c0.l);
+    dfp_wide_acc(r0, t, 0);
+    dfp_wide_acc(r1, t, 1);
+    dmont_mul_wide<DFP_LIMBS>(t, c.c1.l, d.c1.l);
+    dfp_wide_acc(r0, t, 1);
+    dfp_wide_acc(r1, t, 1);
+    dwide_add<DFP_LIMBS>(s0, c.c0.l, c.c1.l);
+    dwide_add<DFP_LIMBS>(s1, d.c0.l, d.c1.l);
+    dmont_mul_wide<DFP_LIMBS>(t, s0, s1);
+    dfp_wide_acc(r1, t, 0);
+    dfp2_t r;
+    dfp_redc_signed(&r.c0, r0);
+    dfp_redc_signed(&r.c1, r1);
+    return r;
+}
+
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ dfp_t dfp_mul_sub_mul_outlined(dfp_t a, dfp_t b, dfp_t c,
+                                                                       dfp_t d)
+{
+    return dfp_mul_sub_mul_v(a, b, c, d);
+}
+static __host__ __device__ __noinline__ dfp2_t dfp2_mul_sub_mul_outlined(dfp2_t a, dfp2_t b,
+                                                                         dfp2_t c, dfp2_t d)
+{
+    return dfp2_mul_sub_mul_v(a, b, c, d);
+}
+#endif
+
+/* out = a b - c d */
+CUZK_HD void dfp_mul_sub_mul(dfp_t *out, const dfp_t *a, const dfp_t *b, const dfp_t *c,
+                             const dfp_t *d)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp_mul_sub_mul_outlined(*a, *b, *c, *d);
+#else
+    *out = dfp_mul_sub_mul_v(*a, *b, *c, *d);
+#endif
+}
+
+CUZK_HD void dfp2_mul_sub_mul(dfp2_t *out, const dfp2_t *a, const dfp2_t *b, const dfp2_t *c,
+                              const dfp2_t *d)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp2_mul_sub_mul_outlined(*a, *b, *c, *d);
+#else
+    *out = dfp2_mul_sub_mul_v(*a, *b, *c, *d);
+#endif
+}
+#else
+CUZK_HD void dfp_mul_sub_mul(dfp_t *out, const dfp_t *a, const dfp_t *b, const dfp_t *c,
+                             const dfp_t *d)
+{
+    dfp_t t;
+    dfp_mul(&t, c, d);
+    dfp_mul(out, a, b);
+    dfp_sub(out, out, &t);
+}
+
+CUZK_HD void dfp2_mul_sub_mul(dfp2_t *out, const dfp2_t *a, const dfp2_t *b, const dfp2_t *c,
+                              const dfp2_t *d)
+{
+    dfp2_t t;
+    dfp2_mul(&t, c, d);
+    dfp2_mul(out, a, b);
+    dfp2_sub(out, out, &t);
+}
+#endif
 
 #endif

@@ -261,6 +261,145 @@ CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, c
     dmont_reduce_once<N>(out, r, m);
 }
 
+/* ---- products and reduction apart ---------------------------------------
+ *
+ * For a sum of products reduced once (Fp2's Karatsuba: three products,
+ * two reductions) and for a squaring (each cross product computed once).
+ * A wide value is 2N words, little-endian. */
+
+/* p = a b, 2N words: schoolbook rows, each a lo chain and a hi chain as
+ * in dmont_mul_cios (2N IMADs a row, 2 N^2 in all); no row carries out,
+ * as the partial sum of rows 0..i is < W^(i+N+1). */
+template <int N> CUZK_HD void dmont_mul_wide(uint32_t *p, const uint32_t *a, const uint32_t *b)
+{
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        p[j] = a[j] * b[0];
+    p[1] = ptx_mad_hi_cc(a[0], b[0], p[1]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        p[j + 1] = ptx_madc_hi_cc(a[j], b[0], p[j + 1]);
+    p[N] = ptx_madc_hi(a[N - 1], b[0], 0);
+    CUZK_UNROLL
+    for (int i = 1; i < N; i++) {
+        p[i] = ptx_mad_lo_cc(a[0], b[i], p[i]);
+        CUZK_UNROLL
+        for (int j = 1; j < N; j++)
+            p[i + j] = ptx_madc_lo_cc(a[j], b[i], p[i + j]);
+        p[i + N] = ptx_addc(0, 0);
+        p[i + 1] = ptx_mad_hi_cc(a[0], b[i], p[i + 1]);
+        CUZK_UNROLL
+        for (int j = 1; j < N - 1; j++)
+            p[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], p[i + j + 1]);
+        p[i + N] = ptx_madc_hi(a[N - 1], b[i], p[i + N]);
+    }
+}
+
+/* p = a^2, 2N words: the N(N-1)/2 cross products once (rows as above,
+ * row i from a_i a_(i+1) on), doubled by a one-bit shift, then the N
+ * squares a_i^2 added in one chain: N^2 + N IMADs where a product takes
+ * 2 N^2. N >= 3. */
+template <int N> CUZK_HD void dmont_sqr_wide(uint32_t *p, const uint32_t *a)
+{
+    p[0] = 0;
+    CUZK_UNROLL
+    for (int j = 1; j < N; j++)
+        p[j] = a[0] * a[j];
+    p[2] = ptx_mad_hi_cc(a[0], a[1], p[2]);
+    CUZK_UNROLL
+    for (int j = 2; j < N - 1; j++)
+        p[j + 1] = ptx_madc_hi_cc(a[0], a[j], p[j + 1]);
+    p[N] = ptx_madc_hi(a[0], a[N - 1], 0);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 2; i++) {
+        /* lo: p[2i+1 .. i+N-1], carry into the new word p[i+N] */
+        p[2 * i + 1] = ptx_mad_lo_cc(a[i], a[i + 1], p[2 * i + 1]);
+        CUZK_UNROLL
+        for (int j = i + 2; j < N; j++)
+            p[i + j] = ptx_madc_lo_cc(a[i], a[j], p[i + j]);
+        p[i + N] = ptx_addc(0, 0);
+        /* hi: p[2i+2 .. i+N] */
+        p[2 * i + 2] = ptx_mad_hi_cc(a[i], a[i + 1], p[2 * i + 2]);
+        CUZK_UNROLL
+        for (int j = i + 2; j < N - 1; j++)
+            p[i + j + 1] = ptx_madc_hi_cc(a[i], a[j], p[i + j + 1]);
+        p[i + N] = ptx_madc_hi(a[i], a[N - 1], p[i + N]);
+    }
+    /* the last row, a_(N-2) a_(N-1) alone: p[2N-3] and the new p[2N-2] */
+    p[2 * N - 3] = ptx_mad_lo_cc(a[N - 2], a[N - 1], p[2 * N - 3]);
+    p[2 * N - 2] = ptx_addc(0, 0);
+    p[2 * N - 2] = ptx_mad_hi_cc(a[N - 2], a[N - 1], p[2 * N - 2]);
+    p[2 * N - 1] = ptx_addc(0, 0); /* 0: the cross sum is < W^(2N-1) */
+    /* double: the cross sum is < W^(2N) / 2, so no bit leaves the top */
+    CUZK_UNROLL
+    for (int k = 2 * N - 1; k > 0; k--)
+        p[k] = (p[k] << 1) | (p[k - 1] >> 31);
+    p[0] = 0; /* p[0] was 0 */
+    p[0] = ptx_mad_lo_cc(a[0], a[0], p[0]);
+    p[1] = ptx_madc_hi_cc(a[0], a[0], p[1]);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 1; i++) {
+        p[2 * i] = ptx_madc_lo_cc(a[i], a[i], p[2 * i]);
+        p[2 * i + 1] = ptx_madc_hi_cc(a[i], a[i], p[2 * i + 1]);
+    }
+    p[2 * N - 2] = ptx_madc_lo_cc(a[N - 1], a[N - 1], p[2 * N - 2]);
+    p[2 * N - 1] = ptx_madc_hi(a[N - 1], a[N - 1], p[2 * N - 1]);
+}
+
+/* out = t / 2^(32N) mod m for a wide t < m 2^(32N), fully reduced.
+ * Montgomery's REDC over the low half, a word a row (dmont_reduce_row):
+ * with Q the multiple of m that clears it, (t_lo + Q m) / 2^(32N) <= m,
+ * then the high half (< m) is added: the sum is < 2m, one subtraction. */
+template <int N>
+CUZK_HD void dmont_redc_wide(uint32_t *out, const uint32_t *t, const uint32_t *m, uint32_t n0)
+{
+    uint32_t r[N + 1];
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        r[j] = t[j];
+    CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        r[N] = 0;
+        dmont_reduce_row<N>(r, m, n0);
+    }
+    r[0] = ptx_add_cc(r[0], t[N]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        r[j] = ptx_addc_cc(r[j], t[N + j]);
+    r[N - 1] = ptx_addc(r[N - 1], t[2 * N - 1]);
+    dmont_reduce_once<N>(out, r, m);
+}
+
+/* out = a + b over K words, the carry out of the top dropped (callers
+ * know it is 0). */
+template <int K> CUZK_HD void dwide_add(uint32_t *out, const uint32_t *a, const uint32_t *b)
+{
+    out[0] = ptx_add_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < K - 1; j++)
+        out[j] = ptx_addc_cc(a[j], b[j]);
+    out[K - 1] = ptx_addc(a[K - 1], b[K - 1]);
+}
+
+/* out = a - b over K words; returns all ones when it borrowed (a < b). */
+template <int K> CUZK_HD uint32_t dwide_sub(uint32_t *out, const uint32_t *a, const uint32_t *b)
+{
+    out[0] = ptx_sub_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < K; j++)
+        out[j] = ptx_subc_cc(a[j], b[j]);
+    return ptx_subc(0, 0);
+}
+
+/* out = a^2 / 2^(32N) mod m. */
+template <int N>
+CUZK_HD void dmont_sqr(uint32_t *out, const uint32_t *a, const uint32_t *m, uint32_t n0)
+{
+    uint32_t p[2 * N];
+    dmont_sqr_wide<N>(p, a);
+    dmont_redc_wide<N>(out, p, m, n0);
+}
+
 #ifndef CUZK_MONT_EO
 #define CUZK_MONT_EO 1
 #endif

@@ -700,7 +700,10 @@ static void test_status(void **state)
 {
     (void)state;
     rig_t *r = &g_rig;
-    rig_open(r, "status", 500000, 1);
+    /* 2 s proofs: the snapshot below must fall while the first proves,
+     * with the second still queued, even on a loaded machine (0.5 s was
+     * too short under ASan in CI: the second was already running) */
+    rig_open(r, "status", 2000000, 1);
     rig_start(r);
     Cuzk__V1__GetStatusResponse *s0 = get_status(r);
     assert_int_equal(s0->n_gpus, 1);

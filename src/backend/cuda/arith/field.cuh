@@ -442,34 +442,31 @@ CUZK_HD dfp_t dfp_mul_sub_mul_v(const dfp_t a, const dfp_t b, const dfp_t c, con
     return r;
 }
 
-/* Karatsuba for both products: c0 = a0 b0 - a1 b1 - c0 d0 + c1 d1 and
- * c1 = ka - a0 b0 - a1 b1 - kc + c0 d0 + c1 d1 (k: the product of the
- * sums), each product added to or taken from both as it comes. */
+/* r += a b (add) or r -= a b, r = (r0, r1) wide, by Karatsuba:
+ * c0 = a0 b0 - a1 b1, c1 = k - a0 b0 - a1 b1 (k: the product of the sums). */
+CUZK_HD void dfp2_wide_acc(uint32_t *r0, uint32_t *r1, const dfp2_t *a, const dfp2_t *b, int add)
+{
+    uint32_t t[2 * DFP_LIMBS], s0[DFP_LIMBS], s1[DFP_LIMBS];
+    dmont_mul_wide<DFP_LIMBS>(t, a->c0.l, b->c0.l);
+    dfp_wide_acc(r0, t, add);
+    dfp_wide_acc(r1, t, !add);
+    dmont_mul_wide<DFP_LIMBS>(t, a->c1.l, b->c1.l);
+    dfp_wide_acc(r0, t, !add);
+    dfp_wide_acc(r1, t, !add);
+    dwide_add<DFP_LIMBS>(s0, a->c0.l, a->c1.l);
+    dwide_add<DFP_LIMBS>(s1, b->c0.l, b->c1.l);
+    dmont_mul_wide<DFP_LIMBS>(t, s0, s1);
+    dfp_wide_acc(r1, t, add);
+}
+
 CUZK_HD dfp2_t dfp2_mul_sub_mul_v(const dfp2_t a, const dfp2_t b, const dfp2_t c, const dfp2_t d)
 {
-    uint32_t r0[2 * DFP_LIMBS], r1[2 * DFP_LIMBS], t[2 * DFP_LIMBS], s0[DFP_LIMBS], s1[DFP_LIMBS];
-    dmont_mul_wide<DFP_LIMBS>(r0, a.c0.l, b.c0.l);
+    uint32_t r0[2 * DFP_LIMBS], r1[2 * DFP_LIMBS];
     CUZK_UNROLL
     for (int j = 0; j < 2 * DFP_LIMBS; j++)
-        r1[j] = 0;
-    dfp_wide_acc(r1, r0, 0);
-    dmont_mul_wide<DFP_LIMBS>(t, a.c1.l, b.c1.l);
-    dfp_wide_acc(r0, t, 0);
-    dfp_wide_acc(r1, t, 0);
-    dwide_add<DFP_LIMBS>(s0, a.c0.l, a.c1.l);
-    dwide_add<DFP_LIMBS>(s1, b.c0.l, b.c1.l);
-    dmont_mul_wide<DFP_LIMBS>(t, s0, s1);
-    dfp_wide_acc(r1, t, 1);
-    dmont_mul_wide<DFP_LIMBS>(t, c.c0.l, d.c0.l);
-    dfp_wide_acc(r0, t, 0);
-    dfp_wide_acc(r1, t, 1);
-    dmont_mul_wide<DFP_LIMBS>(t, c.c1.l, d.c1.l);
-    dfp_wide_acc(r0, t, 1);
-    dfp_wide_acc(r1, t, 1);
-    dwide_add<DFP_LIMBS>(s0, c.c0.l, c.c1.l);
-    dwide_add<DFP_LIMBS>(s1, d.c0.l, d.c1.l);
-    dmont_mul_wide<DFP_LIMBS>(t, s0, s1);
-    dfp_wide_acc(r1, t, 0);
+        r0[j] = r1[j] = 0;
+    dfp2_wide_acc(r0, r1, &a, &b, 1);
+    dfp2_wide_acc(r0, r1, &c, &d, 0);
     dfp2_t r;
     dfp_redc_signed(&r.c0, r0);
     dfp_redc_signed(&r.c1, r1);

@@ -138,13 +138,29 @@ CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
 #endif
 }
 
-/* CUZK_FP_LAZY=0 selects the plain forms for A/B runs: squaring as a
- * multiplication, Fp2 multiplication as three Montgomery ones. */
+/* The forms with products and reductions apart, each a build-time knob
+ * for A/B runs; CUZK_FP_LAZY sets the three at once. Off by default: on
+ * an H100 (stop 30) all three together made the G1 MSM 19% slower and the
+ * G2 one 55% slower than the Montgomery multiplication they replace
+ * (dmont_mul's even/odd chains against dmont_mul_wide's plain rows; more
+ * registers live).
+ *   CUZK_FP_SQR          squaring with each cross product once (Fp, Fr)
+ *   CUZK_FP2_LAZY        Fp2 multiplication as lazy Karatsuba
+ *   CUZK_FP_MUL_SUB_MUL  a b - c d reduced once (the XYZZ formulas' Y3) */
 #ifndef CUZK_FP_LAZY
-#define CUZK_FP_LAZY 1
+#define CUZK_FP_LAZY 0
+#endif
+#ifndef CUZK_FP_SQR
+#define CUZK_FP_SQR CUZK_FP_LAZY
+#endif
+#ifndef CUZK_FP2_LAZY
+#define CUZK_FP2_LAZY CUZK_FP_LAZY
+#endif
+#ifndef CUZK_FP_MUL_SUB_MUL
+#define CUZK_FP_MUL_SUB_MUL CUZK_FP_LAZY
 #endif
 
-#if CUZK_FP_LAZY
+#if CUZK_FP_SQR
 #ifdef CUZK_CUDA_OUTLINE_FP_MUL
 static __host__ __device__ __noinline__ dfp_t dfp_sqr_outlined(dfp_t a)
 {
@@ -241,7 +257,7 @@ CUZK_HD void dfr_mul(dfr_t *out, const dfr_t *a, const dfr_t *b)
 
 CUZK_HD void dfr_sqr(dfr_t *out, const dfr_t *a)
 {
-#if CUZK_FP_LAZY
+#if CUZK_FP_SQR
     dmont_sqr<DFR_LIMBS>(out->l, a->l, DCONST(DFR_P).l, DFR_N0);
 #else
     dmont_mul<DFR_LIMBS>(out->l, a->l, a->l, DCONST(DFR_P).l, DFR_N0);
@@ -314,7 +330,7 @@ CUZK_HD void dfp2_neg(dfp2_t *out, const dfp2_t *a)
     dfp_neg(&out->c1, &a->c1);
 }
 
-#if CUZK_FP_LAZY
+#if CUZK_FP2_LAZY
 /* Karatsuba with lazy reduction: three wide products, two reductions
  * instead of three Montgomery multiplications (~17% fewer IMADs).
  * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 < 2 p^2, and
@@ -430,7 +446,7 @@ CUZK_HD void dfp_redc_signed(dfp_t *out, uint32_t *d)
     dmont_redc_wide<DFP_LIMBS>(out->l, d, DCONST(DFP_P).l, DFP_N0);
 }
 
-#if CUZK_FP_LAZY
+#if CUZK_FP_MUL_SUB_MUL
 CUZK_HD dfp_t dfp_mul_sub_mul_v(const dfp_t a, const dfp_t b, const dfp_t c, const dfp_t d)
 {
     uint32_t acc[2 * DFP_LIMBS], t[2 * DFP_LIMBS];

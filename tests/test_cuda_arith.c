@@ -570,6 +570,16 @@ static void r_fp2_sqr(void *o, const void *a, const void *b)
     (void)b;
     fp2_sqr(o, a);
 }
+static void r_fp_inv(void *o, const void *a, const void *b)
+{
+    (void)b;
+    fp_inv(o, a);
+}
+static void r_fp2_inv(void *o, const void *a, const void *b)
+{
+    (void)b;
+    fp2_inv(o, a);
+}
 static void r_g1_add(void *o, const void *a, const void *b)
 {
     g1_add(o, a, b);
@@ -626,6 +636,8 @@ static const op_case_t FIELD_CASES[] = {
     {CUZK_CUDA_OP_FR_FROM_MONT, IN_FR, r_fr_from_mont, NULL},
     {CUZK_CUDA_OP_FP2_MUL, IN_FP2, r_fp2_mul, NULL},
     {CUZK_CUDA_OP_FP2_SQR, IN_FP2, r_fp2_sqr, NULL},
+    {CUZK_CUDA_OP_FP_INV, IN_FP, r_fp_inv, NULL},
+    {CUZK_CUDA_OP_FP2_INV, IN_FP2, r_fp2_inv, NULL},
 };
 static const op_case_t G1_CASES[] = {
     {CUZK_CUDA_OP_G1_ADD, IN_G1, r_g1_add, NULL},

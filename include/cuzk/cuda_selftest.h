@@ -65,6 +65,8 @@ typedef enum cuzk_cuda_op {
     CUZK_CUDA_OP_G2_XYZZ_ADD_MIXED, /* g2_jac_t <- g2_jac_t, g2_affine_t */
     CUZK_CUDA_OP_G2_XYZZ_ADD,       /* g2_jac_t <- g2_jac_t, g2_jac_t */
     CUZK_CUDA_OP_G2_XYZZ_DBL,       /* g2_jac_t <- g2_jac_t */
+    CUZK_CUDA_OP_FP_INV,            /* fp_t <- fp_t: a^-1, 0 for 0 (divsteps, inv.cuh) */
+    CUZK_CUDA_OP_FP2_INV,           /* fp2_t <- fp2_t: a^-1, 0 for 0 */
     CUZK_CUDA_OP_COUNT
 } cuzk_cuda_op;
 

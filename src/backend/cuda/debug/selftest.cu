@@ -4,6 +4,7 @@
  * selftest_internal.cuh. */
 #include <stdint.h>
 
+#include "backend/cuda/arith/inv.cuh"
 #include "backend/cuda/cuda_check.cuh"
 #include "backend/cuda/debug/selftest_internal.cuh"
 #include "cuzk/cuda.h"
@@ -88,6 +89,14 @@ static CUZK_HD void one_fp2_sqr(dfp2_t *o, const dfp2_t *a, const dfp2_t *)
 {
     dfp2_sqr(o, a);
 }
+static CUZK_HD void one_fp_inv(dfp_t *o, const dfp_t *a, const dfp_t *)
+{
+    dfp_inv_var(o, a);
+}
+static CUZK_HD void one_fp2_inv(dfp2_t *o, const dfp2_t *a, const dfp2_t *)
+{
+    dfp2_inv_var(o, a);
+}
 
 SELFTEST_OP(fp_add, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp_sub, dfp_t, dfp_t, dfp_t)
@@ -107,6 +116,8 @@ SELFTEST_OP(fr_to_mont, dfr_t, dfr_t, dfr_t)
 SELFTEST_OP(fr_from_mont, dfr_t, dfr_t, dfr_t)
 SELFTEST_OP(fp2_mul, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp2_sqr, dfp2_t, dfp2_t, dfp2_t)
+SELFTEST_OP(fp_inv, dfp_t, dfp_t, dfp_t)
+SELFTEST_OP(fp2_inv, dfp2_t, dfp2_t, dfp2_t)
 
 const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_ADD, fp_add, fp_t, fp_t, fp_t),
@@ -127,6 +138,8 @@ const selftest_row_t selftest_rows_field[] = {
     SELFTEST_UNARY(CUZK_CUDA_OP_FR_FROM_MONT, fr_from_mont, fr_t, fr_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FP2_MUL, fp2_mul, fp2_t, fp2_t, fp2_t),
     SELFTEST_UNARY(CUZK_CUDA_OP_FP2_SQR, fp2_sqr, fp2_t, fp2_t),
+    SELFTEST_UNARY(CUZK_CUDA_OP_FP_INV, fp_inv, fp_t, fp_t),
+    SELFTEST_UNARY(CUZK_CUDA_OP_FP2_INV, fp2_inv, fp2_t, fp2_t),
 };
 const size_t selftest_rows_field_count = sizeof selftest_rows_field / sizeof selftest_rows_field[0];
 

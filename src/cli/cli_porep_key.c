@@ -57,15 +57,13 @@ static cuzk_status make_cuda(cli_porep_key_t *k, const circuit_t *c, uint64_t se
              "upload %.2f, Lagrange %.2f, columns %.2f, scalars %.2f, G1 %.2f, G2 %.2f s",
              tm.upload, tm.lagrange, tm.columns, tm.scalars, tm.g1, tm.g2);
     if (budget == 0) {
-        /* the whole GPU: what is free now, less headroom, beside the bases
-         * (an 80 GB card cannot hold a 32 GiB PoRep key's bases and two
-         * workers' scratch: without this the first partition failed its
-         * admission) */
+        /* the whole GPU: what is free beside the bases, as the engine's
+         * budget will be (an 80 GB card cannot hold a 32 GiB PoRep key's
+         * bases and two workers' scratch) */
         size_t fr = 0, tot = 0;
         if ((st = cuzk_cuda_device_memory(&fr, &tot, 0, err)) != CUZK_OK)
             return st;
-        size_t headroom = (size_t)512 << 20;
-        budget = d->bytes + (fr > headroom ? fr - headroom : 0);
+        budget = d->bytes + (fr > CLI_VRAM_HEADROOM ? fr - CLI_VRAM_HEADROOM : 0);
     }
     if (d->bytes + plan.total <= budget) {
         k->on_device = 1;

@@ -22,11 +22,16 @@ typedef struct cli_porep_key {
     char detail[160];  /* the GPU setup's stage times, or "" */
 } cli_porep_key_t;
 
+/* VRAM left free when a budget is the whole GPU (0): the key's placement
+ * here and the benches' engine budget use the same figure. */
+#define CLI_VRAM_HEADROOM ((size_t)1 << 30)
+
 /* Makes the key for c from seed on `where` (DEVICE_CPU or DEVICE_CUDA). On the GPU
- * the bases stay there when budget is 0 (no limit) or holds them and what
- * `workers` proofs need beside them (each worker's circuit copy and
- * scratch, cuda_backend.h's plan); otherwise they are downloaded to host
- * memory, from where the backend streams them. Errors from the setups;
+ * the bases stay there when budget (0: what is free beside them, less
+ * CLI_VRAM_HEADROOM) holds them and what `workers` proofs need beside them
+ * (each worker's circuit copy and scratch, cuda_backend.h's plan);
+ * otherwise they are downloaded to host memory, from where the backend
+ * streams them. Errors from the setups;
  * CUZK_ERR_ARG for another `where`, CUZK_ERR_UNSUPPORTED for cuda in a
  * build without it. On failure *out is zeroed. */
 cuzk_status cli_porep_key_make(cli_porep_key_t *out, const circuit_t *c, uint64_t seed,

@@ -23,8 +23,6 @@
 #include "cuzk/cuda.h"
 #endif
 
-#define HEADROOM ((size_t)1 << 30)
-
 static void add_timings(bench_run_out_t *o, const engine_result_t *r)
 {
     for (size_t p = 0; p < r->n_partitions; p++) {
@@ -369,7 +367,7 @@ static size_t engine_budget(const bench_run_cfg_t *B, const cli_porep_key_t *k, 
     if (!b && cuda) {
         size_t fr = 0, tot = 0;
         if (cuzk_cuda_device_memory(&fr, &tot, d, NULL) == CUZK_OK)
-            b = fr > HEADROOM ? fr - HEADROOM + kb : kb;
+            b = fr > CLI_VRAM_HEADROOM ? fr - CLI_VRAM_HEADROOM + kb : kb;
     }
 #else
     (void)cuda;

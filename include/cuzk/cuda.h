@@ -34,10 +34,12 @@ cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total_bytes, int
                                     cuzk_error_t *err);
 
 /* Page-locked host memory that every device can copy from at the bus's
- * speed (cudaHostAlloc, portable), in the shape of engine_config_t's
- * host_alloc / host_free (ctx and bytes unused). NULL when refused (no
- * driver, or the memory cannot be pinned): the caller falls back to
- * ordinary memory. Freeing may synchronise the device: not for hot paths. */
+ * speed (mapped, then registered portable in pieces so that other threads'
+ * pinned allocations are not held for seconds), in the shape of
+ * engine_config_t's host_alloc / host_free (ctx unused; free takes the
+ * size alloc was given). NULL when refused (no driver, or the memory
+ * cannot be pinned): the caller falls back to ordinary memory. Freeing may
+ * synchronise the device: not for hot paths. */
 void *cuzk_cuda_host_alloc(void *ctx, size_t bytes);
 void cuzk_cuda_host_free(void *ctx, void *p, size_t bytes);
 

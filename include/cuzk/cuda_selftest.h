@@ -91,6 +91,18 @@ const cuzk_cuda_op_info_t *cuzk_cuda_op_info(cuzk_cuda_op op);
 cuzk_status cuzk_cuda_selftest_run(cuzk_cuda_target target, cuzk_cuda_op op, void *out,
                                    const void *a, const void *b, size_t n, cuzk_error_t *err);
 
+/* Host memory pinned in pieces (src/backend/cuda/host_pin.cuh) on device
+ * 0: an allocation of `bytes` and `bytes` of the caller-style heap pinned
+ * in place (shared twice, released, pinned again) are filled with a
+ * pattern, copied to the device through cuda_copy_h2d in parts that start
+ * and end off the piece boundaries (and one whole), copied back and
+ * compared byte for byte. Use bytes above CUDA_HOST_PIN_PIECE (256 MiB):
+ * the copies then span pieces, which one cudaMemcpyAsync may not do.
+ * Returns CUZK_OK; CUZK_ERR_NO_DEVICE without a GPU; CUZK_ERR_NOMEM when
+ * the memory cannot be had or pinned; CUZK_ERR_INTERNAL naming the first
+ * wrong byte; CUZK_ERR_CUDA. */
+cuzk_status cuzk_cuda_host_pin_check(size_t bytes, cuzk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

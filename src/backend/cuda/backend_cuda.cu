@@ -7,6 +7,7 @@
 
 #include "backend/cuda/h/h_scalars.cuh"
 #include "backend/cuda/host_call.cuh"
+#include "backend/cuda/host_pin.cuh"
 #include "backend/cuda/msm/msm.cuh"
 #include "backend/cuda/resident.cuh"
 #include "backend/cuda/debug/stream_trace.cuh"
@@ -630,9 +631,9 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
         if (i < chunks) { /* enqueue the copy of chunk i (one ahead of the MSMs) */
             size_t len = n - i * ch < ch ? n - i * ch : ch;
             cuda_stream_trace_copy_begin(x->trace, (int)(i % 2), x->cs);
-            if ((st = CUDA_CHECK(cudaMemcpyAsync(x->chunk[i % 2], host + i * ch * rec, len * rec,
-                                                 cudaMemcpyHostToDevice, x->cs),
-                                 err)) != CUZK_OK ||
+            if ((st = CUDA_CHECK(
+                     cuda_copy_h2d(x->chunk[i % 2], host + i * ch * rec, len * rec, x->cs), err)) !=
+                    CUZK_OK ||
                 (st = CUDA_CHECK(cudaEventRecord(x->copied[i % 2], x->cs), err)) != CUZK_OK)
                 break;
             cuda_stream_trace_copy_end(x->trace, (int)(i % 2), x->cs);
@@ -715,9 +716,7 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         goto out;
     }
     t = now_s();
-    if ((st =
-             CUDA_CHECK(cudaMemcpyAsync(x->w, w, x->n_w * sizeof(dfr_t), cudaMemcpyHostToDevice, s),
-                        err)) != CUZK_OK ||
+    if ((st = CUDA_CHECK(cuda_copy_h2d(x->w, w, x->n_w * sizeof(dfr_t), s), err)) != CUZK_OK ||
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         goto out;
     out->t.s[PROVE_UPLOAD] = now_s() - t;

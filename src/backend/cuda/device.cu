@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backend/cuda/host_call.cuh"
+#include "backend/cuda/host_pin.cuh"
 #include "backend/cuda/cuda_check.cuh"
 #include "cuzk/cuda.h"
 
@@ -82,23 +83,18 @@ extern "C" cuzk_status cuzk_cuda_device_memory(size_t *free_bytes, size_t *total
     return st == CUZK_OK ? s2 : st;
 }
 
+/* Pinned in pieces (host_pin.cuh): a 4 GiB witness buffer made while a
+ * WinningPoSt starts must not hold its small pinned allocations for 2 s. */
 extern "C" void *cuzk_cuda_host_alloc(void *ctx, size_t bytes)
 {
     (void)ctx;
-    void *p = NULL;
-    if (bytes == 0 || cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
-        (void)cudaGetLastError(); /* a refusal is an answer, not a sticky error */
-        return NULL;
-    }
-    return p;
+    return cuda_host_pieces_alloc(bytes);
 }
 
 extern "C" void cuzk_cuda_host_free(void *ctx, void *p, size_t bytes)
 {
     (void)ctx;
-    (void)bytes;
-    if (p)
-        (void)cudaFreeHost(p);
+    cuda_host_pieces_free(p, bytes);
 }
 
 /* ---- a host entry point's call (host_call.cuh) ---- */

@@ -1,6 +1,6 @@
 /* The shared resident copies (resident.cuh): a list under one mutex; a
  * copy being loaded is in the list (not ready) so that others wait on the
- * condition instead of loading it twice. And the shared host pins. */
+ * condition instead of loading it twice. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,57 +124,4 @@ unsigned cuda_resident_count(unsigned *refs)
     if (refs)
         *refs = total;
     return n;
-}
-
-/* ---- host memory pinned in place (resident.cuh) ---------------------------- */
-
-#define HOST_PINS_MAX 64
-
-typedef struct host_pin {
-    void *p;
-    size_t bytes;
-    unsigned refs;
-} host_pin_t;
-
-static pthread_mutex_t g_pins_mu = PTHREAD_MUTEX_INITIALIZER;
-static host_pin_t g_pins[HOST_PINS_MAX];
-
-int cuda_host_pin_acquire(void *p, size_t bytes)
-{
-    int ok = 0;
-    pthread_mutex_lock(&g_pins_mu);
-    int free_slot = -1;
-    for (int i = 0; i < HOST_PINS_MAX && !ok; i++) {
-        if (g_pins[i].refs && g_pins[i].p == p && g_pins[i].bytes == bytes) {
-            g_pins[i].refs++;
-            ok = 1;
-        } else if (!g_pins[i].refs && free_slot < 0) {
-            free_slot = i;
-        }
-    }
-    if (!ok && free_slot >= 0) {
-        if (cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly) ==
-            cudaSuccess) {
-            g_pins[free_slot] = (host_pin_t){p, bytes, 1};
-            ok = 1;
-        } else {
-            (void)cudaGetLastError(); /* refused: the caller copies instead */
-        }
-    }
-    pthread_mutex_unlock(&g_pins_mu);
-    return ok;
-}
-
-void cuda_host_pin_release(void *p)
-{
-    pthread_mutex_lock(&g_pins_mu);
-    for (int i = 0; i < HOST_PINS_MAX; i++)
-        if (g_pins[i].refs && g_pins[i].p == p) {
-            if (--g_pins[i].refs == 0) {
-                (void)cudaHostUnregister(p);
-                g_pins[i].p = NULL;
-            }
-            break;
-        }
-    pthread_mutex_unlock(&g_pins_mu);
 }

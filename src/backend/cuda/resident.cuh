@@ -54,15 +54,4 @@ void cuda_resident_release(const cuda_resident_t *r);
 /* Copies held now and references on them (tests, stats). */
 unsigned cuda_resident_count(unsigned *refs);
 
-/* Host memory pinned in place, shared the same way: backends that stream
- * the same host key (workers of one device, or other devices) share one
- * registration (cudaHostRegister, portable), and the last one out
- * unregisters it, so nobody unpins memory another is still copying from.
- * acquire: 1 when [p, p + bytes) is registered for the caller now (newly,
- * or a reference on the registration of exactly that range), 0 when the
- * driver refused (the caller then copies); release takes what acquire
- * gave. */
-int cuda_host_pin_acquire(void *p, size_t bytes);
-void cuda_host_pin_release(void *p);
-
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/cuda/h/spmv_kernels.cuh"
+#include "backend/cuda/host_pin.cuh"
 
 using namespace cuzk_host;
 
@@ -105,7 +106,7 @@ static cuzk_status copy_in(void *dst, const void *src, size_t bytes, cudaStream_
 {
     if (!bytes)
         return CUZK_OK;
-    return CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream), err);
+    return CUDA_CHECK(cuda_copy_h2d(dst, src, bytes, stream), err);
 }
 
 /* Copies one matrix, lists its long rows and checks its terms. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cuda/resident.cuh"
+#include "backend/cuda/host_pin.cuh"
 #include "backend/cuda/h/spmv_kernels.cuh"
 
 using namespace cuzk_host;
@@ -363,19 +363,16 @@ cuzk_status cuda_spmv_streamed(dfr_t *out, const cuda_circuit_t *c, int m, const
         if (S->used[k] &&
             (st = CUDA_CHECK(cudaStreamWaitEvent(S->cs, S->consumed[k], 0), err)) != CUZK_OK)
             break;
-        st = CUDA_CHECK(cudaMemcpyAsync(S->rp[k], M->row_ptr + B->r0,
-                                        ((size_t)B->rows + 1) * sizeof(uint64_t),
-                                        cudaMemcpyHostToDevice, S->cs),
+        st = CUDA_CHECK(cuda_copy_h2d(S->rp[k], M->row_ptr + B->r0,
+                                      ((size_t)B->rows + 1) * sizeof(uint64_t), S->cs),
                         err);
         if (st == CUZK_OK && B->terms)
-            st = CUDA_CHECK(cudaMemcpyAsync(S->col[k], M->col + B->t0, B->terms * sizeof(uint32_t),
-                                            cudaMemcpyHostToDevice, S->cs),
-                            err);
+            st = CUDA_CHECK(
+                cuda_copy_h2d(S->col[k], M->col + B->t0, B->terms * sizeof(uint32_t), S->cs), err);
         if (st == CUZK_OK && B->terms)
-            st =
-                CUDA_CHECK(cudaMemcpyAsync(S->coef[k], M->coef + B->t0, B->terms * sizeof(uint32_t),
-                                           cudaMemcpyHostToDevice, S->cs),
-                           err);
+            st = CUDA_CHECK(
+                cuda_copy_h2d(S->coef[k], M->coef + B->t0, B->terms * sizeof(uint32_t), S->cs),
+                err);
         if (st == CUZK_OK)
             st = CUDA_CHECK(cudaEventRecord(S->copied[k], S->cs), err);
         if (st == CUZK_OK)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cuda/host_pin.cuh"
 #include "backend/cuda/msm/msm_common.cuh"
 
 using namespace cuzk_host;
@@ -288,8 +289,7 @@ static cuzk_status bases_upload(void *dst, const msm_bases_t *src, size_t n, uns
     if (!dst || !src || !src->data)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuda bases upload: NULL pointer");
     size_t bytes = n * nfp * 48;
-    cuzk_status st =
-        CUDA_CHECK(cudaMemcpyAsync(dst, src->data, bytes, cudaMemcpyHostToDevice, s), err);
+    cuzk_status st = CUDA_CHECK(cuda_copy_h2d(dst, src->data, bytes, s), err);
     if (st != CUZK_OK)
         return st;
     return cuda_bases_decode(dst, n, nfp == 4, src->fmt, s, err);

@@ -55,6 +55,7 @@ typedef struct sim_backend {
     size_t budget;        /* the admitted plan budget; 0: the capacity */
     device_layout layout; /* ... and the layout the engine planned there */
     const void *hold;     /* the key (circuit) this backend holds resident, or NULL */
+    int critical;         /* made for the critical lane (DEVICE_ROLE_CRITICAL) */
 } sim_backend_t;
 
 /* mu held. Drops b's hold on its key. */
@@ -210,6 +211,7 @@ static cuzk_status sim_backend_new(void *ctx, int device, device_role role, grot
                               device);
     b->be = (groth16_backend_t){"sim", b, sim_h_scalars, sim_msm_g1, sim_msm_g2, NULL, sim_admit};
     b->sim = s;
+    b->critical = role == DEVICE_ROLE_CRITICAL;
     pthread_mutex_lock(&s->mu);
     s->st.backends++;
     s->st.critical_backends += role == DEVICE_ROLE_CRITICAL;
@@ -255,6 +257,7 @@ static cuzk_status sim_warm(void *ctx, groth16_backend_t *be, const groth16_pk_t
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "sim warm: no backend");
     pthread_mutex_lock(&s->mu);
     s->st.warms++;
+    s->st.critical_warms += (uint64_t)((sim_backend_t *)be->ctx)->critical;
     int fail = s->fail_warm > 0;
     if (fail)
         s->fail_warm--;

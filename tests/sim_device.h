@@ -48,6 +48,7 @@ typedef struct engine_sim_stats {
     uint64_t live;              /* backends made and not yet freed */
     uint64_t evicts;            /* evict callbacks */
     uint64_t warms;             /* warm callbacks (preload loads) */
+    uint64_t critical_warms;    /* ... of them on a critical lane's backend */
     unsigned max_concurrent;    /* most proofs running at once */
 } engine_sim_stats_t;
 

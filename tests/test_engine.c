@@ -1904,6 +1904,107 @@ static engine_warm warm_settled(rig_t *r, engine_key_t *k)
     return ENGINE_WARM_NONE;
 }
 
+/* The critical lane's load of k on device 0, after waiting (up to 10 s)
+ * for it to leave PENDING and LOADING. */
+static engine_warm lane_warm_settled(rig_t *r, engine_key_t *k)
+{
+    engine_key_info_t ki;
+    cuzk_error_t err = {0};
+    for (int i = 0; i < 10000; i++) {
+        assert_int_equal(engine_key_status(r->e, &ki, k, &err), CUZK_OK);
+        if (ki.lane_warm[0] != ENGINE_WARM_PENDING && ki.lane_warm[0] != ENGINE_WARM_LOADING)
+            return ki.lane_warm[0];
+        sleep_ms(1);
+    }
+    fail_msg("the critical lane's load never finished");
+    return ENGINE_WARM_NONE;
+}
+
+/* bp6 again under another name, its jobs CRITICAL. */
+static engine_key_t *rig_key_critical(rig_t *r)
+{
+    engine_key_spec_t ks = {.name = "bp6-critical",
+                            .pk = &g_bp.pk,
+                            .circuit = &g_bp.c,
+                            .check = &g_bp.c,
+                            .critical = 1}; /* no destroy: rig_stop counts the rig's three */
+    engine_key_t *k = NULL;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_key_register(r->e, &k, &ks, &err), CUZK_OK);
+    return k;
+}
+
+/* A critical key's preload is loaded twice: by a regular worker and by the
+ * critical lane's, on a backend made for the lane before any job, so the
+ * first CRITICAL job makes no backend and loads nothing; a regular key's
+ * preload is loaded once and never by the lane; an eviction forgets the
+ * lane's load too; without the lane a critical key is loaded once. */
+static void test_preload_lane(void **state)
+{
+    (void)state;
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    engine_sim_device_warm(&r->dev[0], 0, 0);
+    rig_start(r);
+    cuzk_error_t err = {0};
+    engine_sim_stats_t ss;
+    engine_key_info_t ki;
+    engine_key_t *kc = rig_key_critical(r);
+    assert_int_equal(engine_key_preload(r->e, kc, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, kc), ENGINE_WARM_DONE);
+    assert_int_equal(lane_warm_settled(r, kc), ENGINE_WARM_DONE);
+    engine_sim_stats(r->sim[0], &ss);
+    assert_int_equal(ss.warms, 2);
+    assert_int_equal(ss.critical_warms, 1);
+    assert_int_equal(ss.critical_backends, 1);
+    assert_int_equal(engine_key_preload(r->e, kc, 0, &err), CUZK_OK); /* no second load */
+    /* a CRITICAL job: the lane's backend is the one made at the preload */
+    job_in_t in = {.kind = ENGINE_KIND_BELLPERSON, .key = kc, .prio = CUZK_PRIO_CRITICAL, .n = 1};
+    in.ws[0] = g_bp.w;
+    engine_job_id_t id = 0;
+    assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+    engine_result_t res;
+    await_ok(r, id, &res);
+    engine_result_free(&res);
+    engine_sim_stats(r->sim[0], &ss);
+    assert_int_equal(ss.warms, 2);
+    assert_int_equal(ss.critical_backends, 1);
+    assert_int_equal(engine_key_status(r->e, &ki, kc, &err), CUZK_OK);
+    assert_int_equal(ki.refs, 1); /* both loads' references are gone */
+    /* a regular key: one load, not the lane's */
+    assert_int_equal(engine_key_preload(r->e, r->kbp, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, r->kbp), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_status(r->e, &ki, r->kbp, &err), CUZK_OK);
+    assert_int_equal(ki.lane_warm[0], ENGINE_WARM_NONE);
+    engine_sim_stats(r->sim[0], &ss);
+    assert_int_equal(ss.warms, 3);
+    assert_int_equal(ss.critical_warms, 1);
+    /* evicted: both loads forgotten */
+    assert_int_equal(engine_key_evict(r->e, kc, 0, &err), CUZK_OK);
+    assert_int_equal(engine_key_status(r->e, &ki, kc, &err), CUZK_OK);
+    assert_int_equal(ki.warm[0], ENGINE_WARM_NONE);
+    assert_int_equal(ki.lane_warm[0], ENGINE_WARM_NONE);
+    engine_key_release(r->e, kc);
+    rig_check_ledgers(r);
+    rig_stop(r);
+
+    /* no lane: a critical key is loaded once */
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    r->cfg.critical_lane = 0;
+    engine_sim_device_warm(&r->dev[0], 0, 0);
+    rig_start(r);
+    kc = rig_key_critical(r);
+    assert_int_equal(engine_key_preload(r->e, kc, 0, &err), CUZK_OK);
+    assert_int_equal(warm_settled(r, kc), ENGINE_WARM_DONE);
+    assert_int_equal(engine_key_status(r->e, &ki, kc, &err), CUZK_OK);
+    assert_int_equal(ki.lane_warm[0], ENGINE_WARM_NONE);
+    engine_sim_stats(r->sim[0], &ss);
+    assert_int_equal(ss.warms, 1);
+    assert_int_equal(ss.critical_warms, 0);
+    engine_key_release(r->e, kc);
+    rig_stop(r);
+}
+
 /* A preload on a device with a warm callback: an idle worker loads the key
  * once (another preload does not load it again), proofs work after it, an
  * eviction forgets it (the next preload loads again), a failed load is
@@ -2451,6 +2552,7 @@ int main(void)
         cmocka_unit_test_teardown(test_witness_share, rig_teardown),
         cmocka_unit_test_teardown(test_witness_pool, rig_teardown),
         cmocka_unit_test_teardown(test_preload_warm, rig_teardown),
+        cmocka_unit_test_teardown(test_preload_lane, rig_teardown),
         cmocka_unit_test_teardown(test_multi_partition, rig_teardown),
         cmocka_unit_test_teardown(test_priority_critical, rig_teardown),
         cmocka_unit_test_teardown(test_critical_lane, rig_teardown),

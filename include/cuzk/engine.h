@@ -105,7 +105,7 @@ typedef uint64_t engine_job_id_t; /* 0 is never a job */
  * backend held was evicted; host_alloc serves the witness buffers when
  * engine_config_t names no allocator of its own (the first device that has
  * one serves them all); warm loads a preloaded key on an idle worker
- * (a regular one: never the critical lane's). */
+ * (a regular one; the critical lane's too for a critical key). */
 
 /* ---- observability ---- */
 
@@ -179,7 +179,8 @@ typedef struct engine_config {
      *    proofs running there. VRAM stays an admission budget: its scratch
      *    is admitted on the device's ledger at the job's priority like any
      *    other, so when it does not fit beside the running proofs it waits
-     *    for them. It serves no preload load. Regular workers still take
+     *    for them. It loads only the preloads of critical keys
+     *    (engine_key_spec_t.critical). Regular workers still take
      *    CRITICAL partitions in service order: whichever is free first.
      * 0: none (a CRITICAL partition waits for a free worker). */
     int critical_lane;
@@ -261,6 +262,11 @@ typedef struct engine_key_spec {
      * verification ("proof failed verification"). */
     const r1cs_t *r1cs;
     const circuit_t *check;
+    /* 1: its jobs are CRITICAL (a WinningPoSt key). With the critical lane,
+     * a preload loads it on the lane's worker as well, so that the first
+     * such job after a start finds the lane's backend made and the key on
+     * it rather than paying both beside running PoRep proofs. */
+    int critical;
     void (*destroy)(void *ctx);
     void *destroy_ctx;
 } engine_key_spec_t;
@@ -306,6 +312,9 @@ typedef struct engine_key_info {
     /* A load's progress in bytes (LOADING; DONE: done == total): total is
      * the plan's resident bytes until the device says otherwise. */
     uint64_t warm_done[ENGINE_MAX_DEVICES], warm_total[ENGINE_MAX_DEVICES];
+    /* The critical lane's own load of a critical key's preload (NONE when
+     * the key is not critical or the engine has no lane). */
+    engine_warm lane_warm[ENGINE_MAX_DEVICES];
 } engine_key_info_t;
 
 cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_key_t *k,

@@ -301,6 +301,9 @@ static cuzk_status key_load(dmn_registry_t *r, dmn_key_t *k, const key_files_t *
         /* a zkey's circuit has no C: a bad witness fails at verification */
     } else if (f->fil) {
         st = fil_key_load(l, r, k, f, &e); /* checked as made: dmn_fil_witness */
+        /* WinningPoSt runs CRITICAL (daemon_kind_priority): a preload warms
+         * the critical lane with it too */
+        spec.critical = f->kind == FIL_CIRCUIT_WINNING_POST;
     } else {
         st = bellperson_params_open(&l->p, f->path[0], BELLPERSON_CHECK_KEY, r->threads, &e);
         if (st == CUZK_OK) {

@@ -135,7 +135,8 @@ typedef struct key_dev {
     ledger_resv_t resv;       /* non-empty while resident */
     unsigned in_use;          /* partitions assigned here, and a warm loading */
     uint64_t last_used_ns;
-    engine_warm warm; /* PENDING holds a reference on the key */
+    engine_warm warm;      /* PENDING holds a reference on the key */
+    engine_warm lane_warm; /* the critical lane's load (critical keys), the same way */
     uint64_t warm_ms;
     uint64_t warm_done, warm_total; /* bytes (engine_key_info_t) */
 } key_dev_t;
@@ -150,7 +151,8 @@ struct engine_key {
 
 /* A device's workers: device_t.workers (1..64) regular ones, then, with
  * engine_config_t.critical_lane, the lane's: one more that takes only tasks
- * whose own priority is CRITICAL (not aged ones) and serves no preload. */
+ * whose own priority is CRITICAL (not aged ones) and loads only critical
+ * keys' preloads. */
 #define ENG_WORKERS_MAX 65
 #define ENG_MASK_WORDS ((ENG_WORKERS_MAX + 63) / 64)
 

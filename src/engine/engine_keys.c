@@ -63,6 +63,8 @@ void eng_key_evict_dev(engine_t *e, engine_key_t *k, eng_device_t *dev)
         kd->warm = ENGINE_WARM_NONE;
         kd->warm_done = kd->warm_total = 0;
     }
+    if (kd->lane_warm == ENGINE_WARM_DONE || kd->lane_warm == ENGINE_WARM_FAILED)
+        kd->lane_warm = ENGINE_WARM_NONE;
 }
 
 void eng_worker_dropped(engine_t *e, eng_device_t *dev, int w)
@@ -285,6 +287,12 @@ static int preload_resident(engine_t *e, engine_key_t *k, eng_device_t *dev)
     return ok;
 }
 
+/* A load to ask for: none pending, running or done. */
+static int warm_wanted(engine_warm w)
+{
+    return w != ENGINE_WARM_PENDING && w != ENGINE_WARM_LOADING && w != ENGINE_WARM_DONE;
+}
+
 cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_error_t *err)
 {
     if (!e || !k)
@@ -311,9 +319,14 @@ cuzk_status engine_key_preload(engine_t *e, engine_key_t *k, int device, cuzk_er
                             k->name, kd->resident, dev->name, ls.capacity - ls.reserved,
                             ls.capacity);
     }
-    if (st == CUZK_OK && dev->d.warm && kd->warm != ENGINE_WARM_PENDING &&
-        kd->warm != ENGINE_WARM_LOADING && kd->warm != ENGINE_WARM_DONE) {
+    if (st == CUZK_OK && dev->d.warm && warm_wanted(kd->warm)) {
         kd->warm = ENGINE_WARM_PENDING; /* an idle worker loads it */
+        eng_key_ref(k);
+        pthread_cond_broadcast(&e->ready_cv);
+    }
+    if (st == CUZK_OK && dev->d.warm && e->cfg.critical_lane && k->spec.critical &&
+        warm_wanted(kd->lane_warm)) {
+        kd->lane_warm = ENGINE_WARM_PENDING; /* and the lane's worker */
         eng_key_ref(k);
         pthread_cond_broadcast(&e->ready_cv);
     }
@@ -365,6 +378,7 @@ cuzk_status engine_key_status(engine_t *e, engine_key_info_t *out, const engine_
         out->warm_ms[d] = k->dev[d].warm_ms;
         out->warm_done[d] = k->dev[d].warm_done;
         out->warm_total[d] = k->dev[d].warm_total;
+        out->lane_warm[d] = k->dev[d].lane_warm;
     }
     eng_unlock(e);
     return CUZK_OK;

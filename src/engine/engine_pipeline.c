@@ -32,8 +32,10 @@
  * included, so a WinningPoSt proves beside the PoRep partitions already
  * running instead of after them when its scratch fits. It is not counted in
  * dev->idle (ready_ok's "a worker there is free" must mean one that takes
- * any task; idle_for adds the lane's for CRITICAL tasks), serves no preload
- * load, and a blocked non-CRITICAL task does not stop its scan (it skips
+ * any task; idle_for adds the lane's for CRITICAL tasks), loads only the
+ * preloads of critical keys (engine_key_spec_t.critical: its own copy of
+ * the load, so that the first WinningPoSt after a start finds the lane
+ * ready), and a blocked non-CRITICAL task does not stop its scan (it skips
  * what it may not take). Its backend holds keys like any other, so it has
  * its bit in the drains. */
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
@@ -719,11 +721,18 @@ static void task_finish(eng_worker_t *wk, eng_task_t *t, outcome o, const cuzk_e
 
 /* ---- preload loads (device_t.warm) ---- */
 
-/* A key waiting for its load on dev, or NULL. With the mutex. */
-static engine_key_t *warm_pick(engine_t *e, const eng_device_t *dev)
+/* The load state a worker serves: the lane's own for the lane's worker. */
+static engine_warm *warm_state(key_dev_t *kd, int lane)
+{
+    return lane ? &kd->lane_warm : &kd->warm;
+}
+
+/* A key waiting for this worker's kind of load on dev, or NULL. With the
+ * mutex. */
+static engine_key_t *warm_pick(engine_t *e, const eng_device_t *dev, int lane)
 {
     for (engine_key_t *k = e->keys; k; k = k->next)
-        if (k->dev[dev->index].warm == ENGINE_WARM_PENDING)
+        if (*warm_state(&k->dev[dev->index], lane) == ENGINE_WARM_PENDING)
             return k;
     return NULL;
 }
@@ -746,6 +755,14 @@ static void warm_progress(void *pctx, uint64_t done, uint64_t total)
     pthread_mutex_unlock(&wp->e->mu);
 }
 
+/* The lane's load reports no progress: the regular load's is the key's. */
+static void warm_progress_none(void *pctx, uint64_t done, uint64_t total)
+{
+    (void)pctx;
+    (void)done;
+    (void)total;
+}
+
 /* Loads k on this worker's backend, as a preload asked; called with the
  * mutex, returns with it (dropped meanwhile). A key evicted since the
  * request is only let go. */
@@ -754,14 +771,17 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
     eng_device_t *dev = wk->dev;
     engine_t *e = dev->e;
     key_dev_t *kd = &k->dev[dev->index];
+    engine_warm *ws = warm_state(kd, wk->lane);
     if (!kd->resv.ledger) {
-        kd->warm = ENGINE_WARM_NONE;
+        *ws = ENGINE_WARM_NONE;
         eng_key_unref(e, k);
         return;
     }
-    kd->warm = ENGINE_WARM_LOADING;
-    kd->warm_done = 0;
-    kd->warm_total = kd->resident;
+    *ws = ENGINE_WARM_LOADING;
+    if (!wk->lane) {
+        kd->warm_done = 0;
+        kd->warm_total = kd->resident;
+    }
     kd->in_use++; /* not evicted while it loads */
     int drop = worker_claim(wk, k);
     eng_unlock(e);
@@ -775,7 +795,8 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
         wk->be = NULL;
     warm_progress_t wp = {e, kd};
     if (st == CUZK_OK)
-        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit, warm_progress, &wp, &err);
+        st = dev->d.warm(dev->d.ctx, wk->be, k->spec.pk, k->spec.circuit,
+                         wk->lane ? warm_progress_none : warm_progress, &wp, &err);
     if (st != CUZK_OK && wk->be) { /* as after a failed proof: remake it */
         dev->d.backend_free(dev->d.ctx, wk->be);
         wk->be = NULL;
@@ -784,10 +805,12 @@ static void warm_run(eng_worker_t *wk, engine_key_t *k)
     eng_emit(e, NULL, -1, dev->index, ENGINE_STAGE_LOAD, t0, t1, st);
     pthread_mutex_lock(&e->mu);
     kd->in_use--;
-    kd->warm = st == CUZK_OK ? ENGINE_WARM_DONE : ENGINE_WARM_FAILED;
-    kd->warm_ms = (t1 - t0) / 1000000u;
-    if (st == CUZK_OK)
-        kd->warm_done = kd->warm_total;
+    *ws = st == CUZK_OK ? ENGINE_WARM_DONE : ENGINE_WARM_FAILED;
+    if (!wk->lane) {
+        kd->warm_ms = (t1 - t0) / 1000000u;
+        if (st == CUZK_OK)
+            kd->warm_done = kd->warm_total;
+    }
     kd->last_used_ns = t1;
     if (st != CUZK_OK)
         wk->last_key = NULL;
@@ -814,9 +837,8 @@ void *eng_worker_main(void *arg)
                 pthread_mutex_lock(&e->mu);
                 continue;
             }
-            /* preload loads are the regular workers' (the lane stays free
-             * for CRITICAL work) */
-            engine_key_t *wkey = dev->d.warm && !wk->lane ? warm_pick(e, dev) : NULL;
+            /* preload loads (the lane's worker: critical keys' only) */
+            engine_key_t *wkey = dev->d.warm ? warm_pick(e, dev, wk->lane) : NULL;
             if (wkey) { /* no task to run here: a preload's load */
                 warm_run(wk, wkey);
                 eng_reap(e);

@@ -100,7 +100,8 @@ m = j['mix_latency_s']
 ok = j['bench'] == 'filecoin-mix' and j['mix_kind'] == 'winning-post' and j['every_s'] == 0.3 \
     and j['mix_jobs'] >= 1 and 0 < m['p50'] <= m['p99'] <= m['max'] and m['mean'] > 0 \
     and j['baseline_s_per_proof'] > 0 and j['s_per_proof'] > 0 and j['all_verified'] is True \
-    and j['mix_stage_ms']['prove'] > 0 and j['target_p99_s'] is None
+    and j['mix_stage_ms']['prove'] > 0 and j['target_p99_s'] is None \
+    and j['mix_preload'] is True
 sys.exit(0 if ok else 1)"; then
     echo "FAIL: mixed run: no filecoin-mix line with the stream's figures"
     sed 's/^/    /' "$work/out"
@@ -121,6 +122,10 @@ expect2 "--mix-every 0" "--mix-every" --kind window-post --sector-size 2KiB --mi
 expect2 "--mix-every 1,x" "--mix-every" --kind window-post --sector-size 2KiB \
     --mix winning-post --mix-every 1,x
 expect2 "--mix nope" "--mix" --kind window-post --sector-size 2KiB --mix nope
+expect2 "--mix-preload maybe" "--mix-preload" --kind window-post --sector-size 2KiB \
+    --mix winning-post --mix-preload maybe
+expect2 "--mix-preload without --mix" "--mix-preload" --kind window-post --sector-size 2KiB \
+    --mix-preload off
 expect2 "unknown kind" "--kind" --kind nope --sector-size 2KiB
 expect2 "unknown size" "--sector-size" --kind porep --sector-size 3KiB
 expect2 "--proofs 0" "--proofs" --kind porep --sector-size 2KiB --proofs 0

@@ -78,6 +78,11 @@ typedef struct bench_run_side {
      * at submit on the stream's thread */
     void *(*ctx)(void *user, int part);
     void *user;
+    /* 1: its key is preloaded on every device before the first submit and
+     * its loads awaited, as a daemon with the key in its preload list has
+     * it (a CRITICAL stream's key is marked critical: the lane loads it
+     * too); 0: the first job loads it */
+    int preload;
 } bench_run_side_t;
 
 /* The second stream's jobs: latency from submit to verified proof, and

@@ -2,7 +2,7 @@
  * [--partitions P] [--device cpu|cuda] [--devices D] [--setup cpu|cuda]
  * [--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE]
  * [--seed S] [--circuit-cache DIR] [--events FILE] [--check]
- * [--mix K2 [--mix-every SECONDS[,SECONDS...]]]`:
+ * [--mix K2 [--mix-every SECONDS[,SECONDS...]] [--mix-preload on|off]]`:
  * the real Filecoin circuits on sealed inputs through the engine, as a
  * daemon proving for Curio would run them (issue 20 item 7), each job at
  * its kind's priority as the daemon gives it (daemon_kind_priority).
@@ -41,7 +41,9 @@
  * latency from submit to verified proof (mean, p50, p99, max) and where
  * it went; with --events FILE its event log is FILE with "-mixEs"
  * before the extension. At 32 GiB with PoRep and WinningPoSt the targets
- * are issue 21's: p99 <= 1 s, throughput drop <= 10%. */
+ * are issue 21's: p99 <= 1 s, throughput drop <= 10%. K2's key is
+ * preloaded before each mixed run, as a daemon with it in its preload list
+ * has it (--mix-preload off: its first job loads it). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,7 @@ typedef struct fil_bench_cfg {
     fil_api_version api;
     double every[MAX_EVERY]; /* --mix-every: one mixed run each */
     int n_every;
+    int mix_preload, mix_preload_set; /* --mix-preload (default on) */
     const char *cache_dir;
     bench_engine_flags_t f; /* partitions 0: the kind's real count */
 } fil_bench_cfg_t;
@@ -371,10 +374,11 @@ static void report_mix(const fil_bench_cfg_t *B, const workload_t *W, const work
     printf("{\"bench\":\"filecoin-mix\",\"kind\":\"%s\",\"mix_kind\":\"%s\",\"sector_size\":%llu,"
            "\"api\":\"%s\",\"device\":\"%s\",\"devices\":%d,\"partitions\":%d,"
            "\"mix_partitions\":%d,\"proofs\":%d,\"workers\":%d,\"in_flight\":%d,"
-           "\"vram_budget\":%zu,\"every_s\":%.3f,\"critical_lane\":%s,",
+           "\"vram_budget\":%zu,\"every_s\":%.3f,\"critical_lane\":%s,\"mix_preload\":%s,",
            kind, mix, (unsigned long long)B->sector_size, fil_api_version_str(B->api), dev,
            B->f.devices, W->partitions, X->partitions, B->f.proofs, B->f.workers, B->f.in_flight,
-           B->f.budget, every, B->f.critical_lane ? "true" : "false");
+           B->f.budget, every, B->f.critical_lane ? "true" : "false",
+           B->mix_preload ? "true" : "false");
     bench_run_json(stdout, r, B->f.devices);
     printf("\"baseline_s_per_proof\":%.4f,\"throughput_drop\":%.4f,\"mix_jobs\":%d,"
            "\"mix_latency_s\":{\"mean\":%.4f,\"p50\":%.4f,\"p99\":%.4f,\"max\":%.4f},"
@@ -384,9 +388,10 @@ static void report_mix(const fil_bench_cfg_t *B, const workload_t *W, const work
            m->admit_ms, m->prove_ms, m->verify_ms, targets ? "1.0" : "null",
            drop_target ? "0.10" : "null");
     printf("\n%s beside %s every %.3g s (%s %s, %d proofs x %d partitions; %d %s jobs; critical "
-           "lane %s), every proof verified:\n",
+           "lane %s, %s key %s), every proof verified:\n",
            mix, kind, every, kind, fil_sector_size_str(B->sector_size), B->f.proofs, W->partitions,
-           m->jobs, mix, B->f.critical_lane ? "on" : "off");
+           m->jobs, mix, B->f.critical_lane ? "on" : "off", mix,
+           B->mix_preload ? "preloaded" : "loaded by its first job");
     printf("  %s s/proof %.3f (alone %.3f): %+.1f%%   GPU busy %.0f%%\n", kind, r->s_per_proof,
            base, drop * 100, r->busy * 100);
     printf("  %s latency, submit to verified: mean %.3f  p50 %.3f  p99 %.3f  max %.3f s%s\n", mix,
@@ -416,7 +421,7 @@ static int usage(const char *a)
         stderr,
         "usage: cuzk bench filecoin --kind K --sector-size S [--api V] " BENCH_ENGINE_FLAGS_USAGE
         " [--circuit-cache DIR] [--mix K2 "
-        "[--mix-every SECONDS[,SECONDS...]]]\n"
+        "[--mix-every SECONDS[,SECONDS...]] [--mix-preload on|off]]\n"
         "  K, K2: porep, winning-post, window-post, snap-deals, snap-deals-poseidon\n"
         "  S: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB\n");
     return CLI_USAGE;
@@ -464,6 +469,13 @@ static int parse_args(fil_bench_cfg_t *B, int argc, char **argv)
         else if (!strcmp(a, "--mix-every")) {
             if (!parse_every(B, v))
                 return CLI_USAGE;
+        } else if (!strcmp(a, "--mix-preload")) {
+            if (strcmp(v, "on") && strcmp(v, "off")) {
+                fprintf(stderr, "cuzk bench filecoin: --mix-preload '%s': on or off\n", v);
+                return CLI_USAGE;
+            }
+            B->mix_preload = !strcmp(v, "on");
+            B->mix_preload_set = 1;
         } else if (!strcmp(a, "--sector-size"))
             st = fil_sector_size_parse(&B->sector_size, v, &err);
         else if (!strcmp(a, "--api"))
@@ -481,8 +493,8 @@ static int parse_args(fil_bench_cfg_t *B, int argc, char **argv)
                 B->kind == FIL_CIRCUIT_COUNT ? "--kind" : "--sector-size");
         return usage(NULL);
     }
-    if (B->mix == FIL_CIRCUIT_COUNT && B->n_every) {
-        fprintf(stderr, "cuzk bench filecoin: --mix-every needs --mix\n");
+    if (B->mix == FIL_CIRCUIT_COUNT && (B->n_every || B->mix_preload_set)) {
+        fprintf(stderr, "cuzk bench filecoin: --mix-every and --mix-preload need --mix\n");
         return CLI_USAGE;
     }
     if (!B->n_every)
@@ -538,7 +550,8 @@ static int run(bench_run_out_t *o, const fil_bench_cfg_t *B, const workload_t *W
                                .every_s = every,
                                .fn = part_fill,
                                .ctx = side_ctx,
-                               .user = &xs};
+                               .user = &xs,
+                               .preload = B->mix_preload};
     }
     bench_run_cfg_t R = {.cmd = "bench filecoin",
                          .key_name = name,
@@ -573,7 +586,8 @@ out:
 
 int bench_filecoin(int argc, char **argv)
 {
-    fil_bench_cfg_t B = {.kind = FIL_CIRCUIT_COUNT, .mix = FIL_CIRCUIT_COUNT, .api = FIL_API_1_1};
+    fil_bench_cfg_t B = {
+        .kind = FIL_CIRCUIT_COUNT, .mix = FIL_CIRCUIT_COUNT, .api = FIL_API_1_1, .mix_preload = 1};
     bench_engine_flags_default(&B.f, 0); /* partitions: the kind's real count */
     int rc = parse_args(&B, argc, argv);
     if (rc != CLI_OK)

@@ -140,10 +140,11 @@ CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
 
 /* The forms with products and reductions apart, each a build-time knob
  * for A/B runs; CUZK_FP_LAZY sets the three at once. Off by default: on
- * an H100 (stop 30) all three together made the G1 MSM 19% slower and the
- * G2 one 55% slower than the Montgomery multiplication they replace
- * (dmont_mul's even/odd chains against dmont_mul_wide's plain rows; more
- * registers live).
+ * an H100 all three together, on even/odd chains (stop 31), left the G1
+ * MSM unchanged and made the G2 one 13-18% slower than the Montgomery
+ * multiplication they replace (stop 30, on plain rows: +22% and +54%):
+ * the multiplies saved go into registers (G1 bins 136 -> 168, G2 at the
+ * 255 cap with a larger stack).
  *   CUZK_FP_SQR          squaring with each cross product once (Fp, Fr)
  *   CUZK_FP2_LAZY        Fp2 multiplication as lazy Karatsuba
  *   CUZK_FP_MUL_SUB_MUL  a b - c d reduced once (the XYZZ formulas' Y3) */

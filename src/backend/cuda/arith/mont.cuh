@@ -270,7 +270,7 @@ CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, c
 /* p = a b, 2N words: schoolbook rows, each a lo chain and a hi chain as
  * in dmont_mul_cios (2N IMADs a row, 2 N^2 in all); no row carries out,
  * as the partial sum of rows 0..i is < W^(i+N+1). */
-template <int N> CUZK_HD void dmont_mul_wide(uint32_t *p, const uint32_t *a, const uint32_t *b)
+template <int N> CUZK_HD void dmont_mul_wide_rows(uint32_t *p, const uint32_t *a, const uint32_t *b)
 {
     CUZK_UNROLL
     for (int j = 0; j < N; j++)
@@ -293,6 +293,59 @@ template <int N> CUZK_HD void dmont_mul_wide(uint32_t *p, const uint32_t *a, con
             p[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], p[i + j + 1]);
         p[i + N] = ptx_madc_hi(a[N - 1], b[i], p[i + N]);
     }
+}
+
+/* p = a b, 2N words, with even/odd accumulators as dmont_mul_eo: the
+ * products of a's even limbs go to p's word pairs (i + j, i + j + 1), those
+ * of its odd limbs to y's, so each row is two chains of whole 64-bit
+ * products (one wide multiply-add each) instead of a lo and a hi chain;
+ * y is added once at the end (2N - 1 adds). Each partial sum is below the
+ * whole product, < W^(2N): a row's chain carries into a word no row has
+ * touched yet, except y's last, whose carry is 0. N even. */
+template <int N> CUZK_HD void dmont_mul_wide_eo(uint32_t *p, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t y[2 * N];
+    CUZK_UNROLL
+    for (int j = 0; j < N; j += 2) { /* row 0: products only */
+        uint64_t px = (uint64_t)a[j] * b[0], py = (uint64_t)a[j + 1] * b[0];
+        p[j] = (uint32_t)px;
+        p[j + 1] = (uint32_t)(px >> 32);
+        y[j + 1] = (uint32_t)py;
+        y[j + 2] = (uint32_t)(py >> 32);
+    }
+    p[N] = 0;
+    y[N + 1] = 0;
+    CUZK_UNROLL
+    for (int i = 1; i < N; i++) {
+        /* even limbs: words i .. i+N-1, the carry into the new word i+N */
+        p[i] = ptx_mad_lo_cc(a[0], b[i], p[i]);
+        p[i + 1] = ptx_madc_hi_cc(a[0], b[i], p[i + 1]);
+        CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            p[i + j] = ptx_madc_lo_cc(a[j], b[i], p[i + j]);
+            p[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], p[i + j + 1]);
+        }
+        if (i + N < 2 * N)
+            p[i + N] = ptx_addc(0, 0);
+        /* odd limbs: words i+1 .. i+N, the carry into the new word i+N+1 */
+        y[i + 1] = ptx_mad_lo_cc(a[1], b[i], y[i + 1]);
+        CUZK_UNROLL
+        for (int j = 1; j < N - 2; j += 2) {
+            y[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], y[i + j + 1]);
+            y[i + j + 2] = ptx_madc_lo_cc(a[j + 2], b[i], y[i + j + 2]);
+        }
+        if (i + N + 1 < 2 * N) {
+            y[i + N] = ptx_madc_hi_cc(a[N - 1], b[i], y[i + N]);
+            y[i + N + 1] = ptx_addc(0, 0);
+        } else {
+            y[i + N] = ptx_madc_hi(a[N - 1], b[i], y[i + N]);
+        }
+    }
+    p[1] = ptx_add_cc(p[1], y[1]);
+    CUZK_UNROLL
+    for (int k = 2; k < 2 * N - 1; k++)
+        p[k] = ptx_addc_cc(p[k], y[k]);
+    p[2 * N - 1] = ptx_addc(p[2 * N - 1], y[2 * N - 1]);
 }
 
 /* p = a^2, 2N words: the N(N-1)/2 cross products once (rows as above,
@@ -351,7 +404,7 @@ template <int N> CUZK_HD void dmont_sqr_wide(uint32_t *p, const uint32_t *a)
  * with Q the multiple of m that clears it, (t_lo + Q m) / 2^(32N) <= m,
  * then the high half (< m) is added: the sum is < 2m, one subtraction. */
 template <int N>
-CUZK_HD void dmont_redc_wide(uint32_t *out, const uint32_t *t, const uint32_t *m, uint32_t n0)
+CUZK_HD void dmont_redc_wide_rows(uint32_t *out, const uint32_t *t, const uint32_t *m, uint32_t n0)
 {
     uint32_t r[N + 1];
     CUZK_UNROLL
@@ -362,6 +415,68 @@ CUZK_HD void dmont_redc_wide(uint32_t *out, const uint32_t *t, const uint32_t *m
         r[N] = 0;
         dmont_reduce_row<N>(r, m, n0);
     }
+    r[0] = ptx_add_cc(r[0], t[N]);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        r[j] = ptx_addc_cc(r[j], t[N + j]);
+    r[N - 1] = ptx_addc(r[N - 1], t[2 * N - 1]);
+    dmont_reduce_once<N>(out, r, m);
+}
+
+/* dmont_redc_wide with even/odd accumulators: x = the low half, y = 0,
+ * then N rows of dmont_eo_reduce, each division by W merged into the next
+ * row as in dmont_mul_eo (the shifted x words take the place of the
+ * products there: the odd chain adds them), then the high half. The same
+ * bounds as dmont_mul_eo: every intermediate sum is < W^(N+1). N even. */
+template <int N>
+CUZK_HD void dmont_redc_wide_eo(uint32_t *out, const uint32_t *t, const uint32_t *m, uint32_t n0)
+{
+    uint32_t x[N], y[N];
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++) {
+        x[j] = t[j];
+        y[j] = 0;
+    }
+    dmont_eo_reduce<N>(x, y, m, n0);
+    CUZK_UNROLL
+    for (int i = 1; i < N; i++) {
+        uint32_t nx[N], ny[N];
+        /* divide by W: nx = y + x[1] (its carry into ny[0]); the new word 0
+         * decides q; ny = x[2..] + q (odd limbs of m) in one chain */
+        nx[0] = ptx_add_cc(y[0], x[1]);
+        uint32_t q = nx[0] * n0;
+        CUZK_UNROLL
+        for (int j = 1; j < N - 1; j += 2) {
+            ny[j - 1] = ptx_madc_lo_cc(m[j], q, x[j + 1]);
+            ny[j] = ptx_madc_hi_cc(m[j], q, x[j + 2]);
+        }
+        ny[N - 2] = ptx_madc_lo_cc(m[N - 1], q, 0);
+        ny[N - 1] = ptx_madc_hi(m[N - 1], q, 0);
+        CUZK_UNROLL
+        for (int j = 1; j < N; j++)
+            nx[j] = y[j];
+        /* nx += q (even limbs of m): word 0 becomes 0, the carry into ny's top */
+        nx[0] = ptx_mad_lo_cc(m[0], q, nx[0]);
+        nx[1] = ptx_madc_hi_cc(m[0], q, nx[1]);
+        CUZK_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            nx[j] = ptx_madc_lo_cc(m[j], q, nx[j]);
+            nx[j + 1] = ptx_madc_hi_cc(m[j], q, nx[j + 1]);
+        }
+        ny[N - 1] = ptx_addc(ny[N - 1], 0);
+        CUZK_UNROLL
+        for (int j = 0; j < N; j++) {
+            x[j] = nx[j];
+            y[j] = ny[j];
+        }
+    }
+    /* the last division by W (<= m), then the high half (< m): < 2m */
+    uint32_t r[N];
+    r[0] = ptx_add_cc(y[0], x[1]);
+    CUZK_UNROLL
+    for (int k = 1; k < N - 1; k++)
+        r[k] = ptx_addc_cc(y[k], x[k + 1]);
+    r[N - 1] = ptx_addc(y[N - 1], 0);
     r[0] = ptx_add_cc(r[0], t[N]);
     CUZK_UNROLL
     for (int j = 1; j < N - 1; j++)
@@ -391,6 +506,31 @@ template <int K> CUZK_HD uint32_t dwide_sub(uint32_t *out, const uint32_t *a, co
     return ptx_subc(0, 0);
 }
 
+#ifndef CUZK_MONT_EO
+#define CUZK_MONT_EO 1
+#endif
+
+/* The wide product and REDC the lazy forms use: even/odd chains unless
+ * CUZK_MONT_EO=0 (A/B runs). */
+template <int N> CUZK_HD void dmont_mul_wide(uint32_t *p, const uint32_t *a, const uint32_t *b)
+{
+#if CUZK_MONT_EO
+    dmont_mul_wide_eo<N>(p, a, b);
+#else
+    dmont_mul_wide_rows<N>(p, a, b);
+#endif
+}
+
+template <int N>
+CUZK_HD void dmont_redc_wide(uint32_t *out, const uint32_t *t, const uint32_t *m, uint32_t n0)
+{
+#if CUZK_MONT_EO
+    dmont_redc_wide_eo<N>(out, t, m, n0);
+#else
+    dmont_redc_wide_rows<N>(out, t, m, n0);
+#endif
+}
+
 /* out = a^2 / 2^(32N) mod m. */
 template <int N>
 CUZK_HD void dmont_sqr(uint32_t *out, const uint32_t *a, const uint32_t *m, uint32_t n0)
@@ -399,10 +539,6 @@ CUZK_HD void dmont_sqr(uint32_t *out, const uint32_t *a, const uint32_t *m, uint
     dmont_sqr_wide<N>(p, a);
     dmont_redc_wide<N>(out, p, m, n0);
 }
-
-#ifndef CUZK_MONT_EO
-#define CUZK_MONT_EO 1
-#endif
 
 template <int N>
 CUZK_HD void dmont_mul(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,

@@ -97,6 +97,22 @@ static CUZK_HD void one_fp2_inv(dfp2_t *o, const dfp2_t *a, const dfp2_t *)
 {
     dfp2_inv_var(o, a);
 }
+static CUZK_HD void one_fp_mul_wide(dfp_t *o, const dfp_t *a, const dfp_t *b)
+{
+    uint32_t p[2 * DFP_LIMBS];
+    dmont_mul_wide<DFP_LIMBS>(p, a->l, b->l);
+    dmont_redc_wide<DFP_LIMBS>(o->l, p, DCONST(DFP_P).l, DFP_N0);
+}
+static CUZK_HD void one_fp_sqr_wide(dfp_t *o, const dfp_t *a, const dfp_t *)
+{
+    dmont_sqr<DFP_LIMBS>(o->l, a->l, DCONST(DFP_P).l, DFP_N0);
+}
+static CUZK_HD void one_fr_mul_wide(dfr_t *o, const dfr_t *a, const dfr_t *b)
+{
+    uint32_t p[2 * DFR_LIMBS];
+    dmont_mul_wide<DFR_LIMBS>(p, a->l, b->l);
+    dmont_redc_wide<DFR_LIMBS>(o->l, p, DCONST(DFR_P).l, DFR_N0);
+}
 
 SELFTEST_OP(fp_add, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp_sub, dfp_t, dfp_t, dfp_t)
@@ -118,6 +134,9 @@ SELFTEST_OP(fp2_mul, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp2_sqr, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp_inv, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp2_inv, dfp2_t, dfp2_t, dfp2_t)
+SELFTEST_OP(fp_mul_wide, dfp_t, dfp_t, dfp_t)
+SELFTEST_OP(fp_sqr_wide, dfp_t, dfp_t, dfp_t)
+SELFTEST_OP(fr_mul_wide, dfr_t, dfr_t, dfr_t)
 
 const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_ADD, fp_add, fp_t, fp_t, fp_t),
@@ -140,6 +159,9 @@ const selftest_row_t selftest_rows_field[] = {
     SELFTEST_UNARY(CUZK_CUDA_OP_FP2_SQR, fp2_sqr, fp2_t, fp2_t),
     SELFTEST_UNARY(CUZK_CUDA_OP_FP_INV, fp_inv, fp_t, fp_t),
     SELFTEST_UNARY(CUZK_CUDA_OP_FP2_INV, fp2_inv, fp2_t, fp2_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_WIDE, fp_mul_wide, fp_t, fp_t, fp_t),
+    SELFTEST_UNARY(CUZK_CUDA_OP_FP_SQR_WIDE, fp_sqr_wide, fp_t, fp_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FR_MUL_WIDE, fr_mul_wide, fr_t, fr_t, fr_t),
 };
 const size_t selftest_rows_field_count = sizeof selftest_rows_field / sizeof selftest_rows_field[0];
 

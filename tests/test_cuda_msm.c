@@ -8,7 +8,8 @@
  * path from 4097 points on), small, clustered (half random, half a few
  * values ~600 times each: the block-summed medium bins). Bases: random (some infinity), three
  * points repeated, P and -P alternating. Bases in the three formats
- * (affine, snarkjs LEM, zcash big-endian as in .params files).
+ * (affine, snarkjs LEM, zcash big-endian as in .params files). Both ways
+ * of summing the light bins (XYZZ, batch-affine) are checked.
  * Without a GPU every test prints "no GPU" and is skipped. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,41 @@ static void test_medium_threads(void **state)
     unsetenv("CUZK_MSM_MEDIUM_FILL");
 }
 
+/* Both ways of summing the light bins (CUZK_MSM_BINS), whichever is the
+ * default: the batch-affine one meets equal x (doublings, P + -P) and
+ * infinity inside its batches with repeated bases and scalars. A bad value
+ * is an error that names it. */
+static void test_bins_modes(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t g1_sizes[] = {1, 2, 3, 31, 1000, 4097, (1u << 16) + 7};
+    static const size_t g2_sizes[] = {1, 2, 3, 31, 1000, 4097};
+    static const char *modes[] = {"affine", "xyzz"};
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(setenv("CUZK_MSM_BINS", modes[m], 1), 0);
+        sweep(0, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes);
+        sweep(1, g2_sizes, sizeof g2_sizes / sizeof *g2_sizes);
+        for (size_t i = 0; i < sizeof g2_sizes / sizeof *g2_sizes; i++) {
+            check_one(0, g2_sizes[i], S_REPEATED, B_REPEATED, MSM_BASES_AFFINE);
+            check_one(0, g2_sizes[i], S_REPEATED, B_PLUS_MINUS, MSM_BASES_AFFINE);
+            check_one(1, g2_sizes[i], S_REPEATED, B_REPEATED, MSM_BASES_AFFINE);
+            check_one(1, g2_sizes[i], S_REPEATED, B_PLUS_MINUS, MSM_BASES_AFFINE);
+        }
+        printf("  CUZK_MSM_BINS=%s: every case equal to the CPU\n", modes[m]);
+    }
+    assert_int_equal(setenv("CUZK_MSM_BINS", "bogus", 1), 0);
+    g1_jac_t o;
+    fr_t s = FR_ONE;
+    g1_affine_t p = G1_GENERATOR;
+    msm_bases_t b = {&p, MSM_BASES_AFFINE};
+    cuzk_error_t err = {0};
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "CUZK_MSM_BINS=bogus"));
+    unsetenv("CUZK_MSM_BINS");
+}
+
 static void test_g2(void **state)
 {
     (void)state;
@@ -287,10 +323,9 @@ int main(void)
     if (g_gpus == 0)
         printf("no GPU: the GPU parts of test_cuda_msm are skipped\n");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_args),
-        cmocka_unit_test(test_g1),
-        cmocka_unit_test(test_g2),
-        cmocka_unit_test(test_medium_threads),
+        cmocka_unit_test(test_args),       cmocka_unit_test(test_g1),
+        cmocka_unit_test(test_g2),         cmocka_unit_test(test_medium_threads),
+        cmocka_unit_test(test_bins_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,6 +186,23 @@ static uint32_t medium_fill(int sms)
     return CUDA_MSM_MEDIUM_FILL * (uint32_t)(sms > 0 ? sms : 1);
 }
 
+/* The light bins' method: CUZK_MSM_BINS (xyzz or affine), else the
+ * curve's default. */
+static cuzk_status bins_mode(cuda_msm_bins *out, cuda_curve curve, cuzk_error_t *err)
+{
+    const char *e = getenv("CUZK_MSM_BINS");
+    *out = curve == CUDA_CURVE_G1 ? CUDA_MSM_BINS_DEFAULT_G1 : CUDA_MSM_BINS_DEFAULT_G2;
+    if (!e || !*e)
+        return CUZK_OK;
+    if (!strcmp(e, "xyzz"))
+        *out = CUDA_MSM_BINS_XYZZ;
+    else if (!strcmp(e, "affine"))
+        *out = CUDA_MSM_BINS_AFFINE;
+    else
+        return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_MSM_BINS=%s: expected xyzz or affine", e);
+    return CUZK_OK;
+}
+
 cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
                                size_t scratch_limit, cuzk_error_t *err)
 {
@@ -198,7 +215,9 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     p->scratch_limit = scratch_limit;
     plan_shape(p);
     int dev = 0;
-    cuzk_status st = CUDA_CHECK(cudaGetDevice(&dev), err);
+    cuzk_status st = bins_mode(&p->bins, curve, err);
+    if (st == CUZK_OK)
+        st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev), err);
     p->medium_fill = medium_fill(p->sms);

@@ -51,6 +51,13 @@
 
 typedef enum cuda_curve { CUDA_CURVE_G1 = 0, CUDA_CURVE_G2 = 1 } cuda_curve;
 
+/* How the light bins are summed: a thread per bin in XYZZ, or a thread's
+ * bins side by side in affine coordinates with one inversion per round
+ * (msm_impl.cuh). CUZK_MSM_BINS=xyzz|affine picks one for a plan. */
+typedef enum cuda_msm_bins { CUDA_MSM_BINS_XYZZ = 0, CUDA_MSM_BINS_AFFINE = 1 } cuda_msm_bins;
+#define CUDA_MSM_BINS_DEFAULT_G1 CUDA_MSM_BINS_XYZZ
+#define CUDA_MSM_BINS_DEFAULT_G2 CUDA_MSM_BINS_XYZZ
+
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {
     uint32_t first, count;
@@ -81,6 +88,7 @@ typedef struct cuda_msm_plan {
     size_t bytes;            /* device bytes it holds */
     int sms;                 /* multiprocessors, for grid-stride grids */
     uint32_t medium_fill;    /* medium bins from which a thread each sums them */
+    cuda_msm_bins bins;      /* how light bins are summed */
     cuda_msm_trace_t *trace; /* CUZK_MSM_TRACE, else NULL */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */

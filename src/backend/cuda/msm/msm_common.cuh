@@ -5,6 +5,7 @@
 #ifndef CUZK_CUDA_MSM_COMMON_CUH
 #define CUZK_CUDA_MSM_COMMON_CUH
 
+#include "backend/cuda/arith/inv.cuh"
 #include "backend/cuda/msm/msm.cuh"
 
 /* ctl[] slots */
@@ -137,6 +138,20 @@ static __global__ void msm_count_medium(uint32_t *ctl, const uint32_t *off, uint
         n += __shfl_down_sync(0xffffffffu, n, d);
     if ((threadIdx.x & 31) == 0 && n)
         atomicAdd(&ctl[CTL_MEDN], n);
+}
+
+/* The first bin b in [0, n) with off[b] >= v, else n (off ascending). */
+static __device__ uint32_t msm_lower_bound(const uint32_t *off, uint32_t n, uint64_t v)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (off[m] < v)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
 }
 
 /* The window sums of a group: window w0 + j adds segs[j segs ..]. */

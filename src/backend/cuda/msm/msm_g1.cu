@@ -10,6 +10,15 @@ using namespace cuzk_host;
 #define HJ(name) g1_##name
 #define AFF dg1_affine_t
 #define XYZZ dg1_xyzz_t
+#define FT dfp_t
+#define FLD(name) dfp_##name
+/* bins a thread of the batch-affine kernel keeps open (msm_impl.cuh);
+ * CUZK_MSM_BA_SLOTS_G1 at build time for experiments, at most 32 */
+#ifdef CUZK_MSM_BA_SLOTS_G1
+#define BA_SLOTS CUZK_MSM_BA_SLOTS_G1
+#else
+#define BA_SLOTS 32
+#endif
 #define JAC dg1_jac_t
 #define HJAC g1_jac_t
 #define RED_THREADS 128
@@ -20,6 +29,9 @@ using namespace cuzk_host;
 #undef AFF
 #undef XYZZ
 #undef JAC
+#undef FT
+#undef FLD
+#undef BA_SLOTS
 #undef HJAC
 #undef RED_THREADS
 

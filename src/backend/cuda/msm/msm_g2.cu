@@ -10,6 +10,15 @@ using namespace cuzk_host;
 #define HJ(name) g2_##name
 #define AFF dg2_affine_t
 #define XYZZ dg2_xyzz_t
+#define FT dfp2_t
+#define FLD(name) dfp2_##name
+/* bins a thread of the batch-affine kernel keeps open (msm_impl.cuh);
+ * CUZK_MSM_BA_SLOTS_G2 at build time for experiments, at most 32 */
+#ifdef CUZK_MSM_BA_SLOTS_G2
+#define BA_SLOTS CUZK_MSM_BA_SLOTS_G2
+#else
+#define BA_SLOTS 16
+#endif
 #define JAC dg2_jac_t
 #define HJAC g2_jac_t
 #define RED_THREADS 64
@@ -20,6 +29,9 @@ using namespace cuzk_host;
 #undef AFF
 #undef XYZZ
 #undef JAC
+#undef FT
+#undef FLD
+#undef BA_SLOTS
 #undef HJAC
 #undef RED_THREADS
 

@@ -5,6 +5,8 @@
  *   AFF, XYZZ, JAC  its point types
  *   RED_THREADS     threads of the block-summing kernels (their shared
  *                   memory holds one XYZZ per thread, under 48 KiB)
+ *   FT, FLD(name)   the coordinate field's type and ops (dfp_xxx / dfp2_xxx)
+ *   BA_SLOTS        bins a thread of the batch-affine kernel keeps open
  * and includes msm_common.cuh first (digits, scan, classification). */
 
 /* The curve operations the kernels use, as calls rather than inlined
@@ -86,6 +88,180 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
         return;
     }
     MK(chain)(&buckets[b], sorted, lo, hi, bases);
+}
+
+/* ---- batch-affine bins ----------------------------------------------------
+ * The light bins summed in affine coordinates: a thread keeps BA_SLOTS bins
+ * open side by side and, each round, adds the next point of every open bin
+ * to its sum. An affine addition needs 1/(x2 - x1); the round's
+ * denominators are inverted together (Montgomery's trick: one inversion and
+ * 3 multiplications each), so an addition costs about 5M + 1S against the
+ * XYZZ mixed addition's 8M + 2S. The sums and prefix products sit in local
+ * memory (indexed by slot). A thread takes the bins that start in its
+ * stretch of `per` sorted entries, so threads get equal work whatever the
+ * bins' sizes; a slot whose bin is done takes the thread's next one. */
+
+/* acc += p in affine coordinates with an inversion of its own: the rare
+ * cases (either point infinity, x1 = x2) and nothing else. */
+static __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF *p)
+{
+    if (EC(affine_is_inf)(p))
+        return;
+    if (EC(affine_is_inf)(acc)) {
+        *acc = *p;
+        return;
+    }
+    FT num, den, lam, x3, t;
+    if (!FLD(equal)(&acc->x, &p->x)) {
+        FLD(sub)(&num, &p->y, &acc->y);
+        FLD(sub)(&den, &p->x, &acc->x);
+    } else if (FLD(equal)(&acc->y, &p->y) && !FLD(is_zero)(&p->y)) {
+        FLD(sqr)(&t, &p->x); /* lambda = 3 x^2 / 2 y */
+        FLD(dbl)(&num, &t);
+        FLD(add)(&num, &num, &t);
+        FLD(dbl)(&den, &p->y);
+    } else {
+        EC(affine_set_inf)(acc); /* p = -acc */
+        return;
+    }
+    FLD(inv_var)(&den, &den);
+    FLD(mul)(&lam, &num, &den);
+    FLD(sqr)(&t, &lam);
+    FLD(sub)(&t, &t, &acc->x);
+    FLD(sub)(&x3, &t, &p->x);
+    FLD(sub)(&t, &acc->x, &x3);
+    FLD(mul)(&t, &t, &lam);
+    FLD(sub)(&acc->y, &t, &acc->y);
+    acc->x = x3;
+}
+
+/* acc += p given 1/(p.x - acc.x) = *inv * *pre, then *inv *= p.x - acc.x
+ * (the inverse of the earlier slots' product, for the next slot down). */
+static __device__ __noinline__ void MK(ba_add)(AFF *acc, const AFF *p, FT *inv, const FT *pre)
+{
+    FT d, ik, lam, x3, t;
+    FLD(sub)(&d, &p->x, &acc->x);
+    FLD(mul)(&ik, inv, pre);
+    FLD(mul)(inv, inv, &d);
+    FLD(sub)(&t, &p->y, &acc->y);
+    FLD(mul)(&lam, &t, &ik);
+    FLD(sqr)(&t, &lam);
+    FLD(sub)(&t, &t, &acc->x);
+    FLD(sub)(&x3, &t, &p->x);
+    FLD(sub)(&t, &acc->x, &x3);
+    FLD(mul)(&t, &t, &lam);
+    FLD(sub)(&acc->y, &t, &acc->y);
+    acc->x = x3;
+}
+
+/* The bins [b, b_end) that start in a thread's stretch, as the XYZZ kernel
+ * would treat them (heavy ones become jobs, medium ones go to the block
+ * kernel, bins of 0 or 1 point are written at once); returns the next bin
+ * a slot sums (its first point in *acc, *lo and *hi its other entries), or
+ * BA_NONE. */
+#define BA_NONE 0xffffffffu
+static __device__ uint32_t MK(ba_take)(uint32_t *b, uint32_t b_end, AFF *acc, uint32_t *lo,
+                                       uint32_t *hi, XYZZ *buckets, const uint32_t *sorted,
+                                       const uint32_t *off, const AFF *bases, cuda_msm_job_t *jobs,
+                                       cuda_msm_range_t *heavy, uint32_t *ctl, uint32_t medium,
+                                       uint32_t *med)
+{
+    while (*b < b_end) {
+        uint32_t me = (*b)++, l = off[me], h = off[me + 1], cnt = h - l;
+        if (cnt > CUDA_MSM_HEAVY) {
+            uint32_t np = (cnt + CUDA_MSM_PIECE - 1) / CUDA_MSM_PIECE;
+            uint32_t first = atomicAdd(&ctl[CTL_JOBS], np);
+            for (uint32_t k = 0; k < np; k++) {
+                uint32_t start = l + k * CUDA_MSM_PIECE;
+                jobs[first + k] = {start, min((uint32_t)CUDA_MSM_PIECE, h - start)};
+            }
+            heavy[atomicAdd(&ctl[CTL_HEAVY], 1)] = {first, np, me};
+            continue;
+        }
+        if (cnt > medium) {
+            med[atomicAdd(&ctl[CTL_MED], 1)] = me;
+            continue;
+        }
+        AFF p;
+        if (cnt == 0)
+            EC(affine_set_inf)(&p);
+        else
+            MK(load)(&p, bases, sorted[l]);
+        if (cnt <= 1) {
+            EC(xyzz_from_affine)(&buckets[me], &p);
+            continue;
+        }
+        *acc = p;
+        *lo = l + 1;
+        *hi = h;
+        return me;
+    }
+    return BA_NONE;
+}
+
+__global__ void __launch_bounds__(128)
+    MK(bins_ba)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off, uint32_t nbins,
+                const AFF *bases, cuda_msm_job_t *jobs, cuda_msm_range_t *heavy, uint32_t *ctl,
+                uint32_t medium, uint32_t *med, uint32_t per)
+{
+    uint64_t s0 = (uint64_t)(blockIdx.x * blockDim.x + threadIdx.x) * per;
+    uint32_t b = msm_lower_bound(off, nbins, s0), b_end = msm_lower_bound(off, nbins, s0 + per);
+    if (b >= b_end)
+        return;
+    static_assert(BA_SLOTS >= 1 && BA_SLOTS <= 32, "a slot is a bit of `slow`");
+    AFF acc[BA_SLOTS];
+    FT pre[BA_SLOTS];
+    uint32_t bin[BA_SLOTS], cur[BA_SLOTS], end[BA_SLOTS];
+#pragma unroll 1
+    for (int k = 0; k < BA_SLOTS; k++)
+        bin[k] = BA_NONE;
+    for (;;) {
+        int open = 0;
+#pragma unroll 1
+        for (int k = 0; k < BA_SLOTS; k++) {
+            if (bin[k] == BA_NONE)
+                bin[k] = MK(ba_take)(&b, b_end, &acc[k], &cur[k], &end[k], buckets, sorted, off,
+                                     bases, jobs, heavy, ctl, medium, med);
+            open += bin[k] != BA_NONE;
+        }
+        if (!open)
+            return;
+        /* forward: pre[k] = the product of the earlier slots' denominators;
+         * a rare case (infinity, equal x, x = 0) stays out of the product */
+        uint32_t slow = 0;
+        FT run;
+        FLD(set_one)(&run);
+#pragma unroll 1
+        for (int k = 0; k < BA_SLOTS; k++) {
+            if (bin[k] == BA_NONE)
+                continue;
+            FT px = bases[sorted[cur[k]] & 0x7fffffffu].x, d;
+            FLD(sub)(&d, &px, &acc[k].x);
+            if (FLD(is_zero)(&d) || FLD(is_zero)(&px) || EC(affine_is_inf)(&acc[k])) {
+                slow |= 1u << k;
+                continue;
+            }
+            pre[k] = run;
+            FLD(mul)(&run, &run, &d);
+        }
+        FT inv;
+        FLD(inv_var)(&inv, &run);
+#pragma unroll 1
+        for (int k = BA_SLOTS; k-- > 0;) {
+            if (bin[k] == BA_NONE)
+                continue;
+            AFF p;
+            MK(load)(&p, bases, sorted[cur[k]]);
+            if ((slow >> k) & 1)
+                MK(ba_add_slow)(&acc[k], &p);
+            else
+                MK(ba_add)(&acc[k], &p, &inv, &pre[k]);
+            if (++cur[k] == end[k]) {
+                EC(xyzz_from_affine)(&buckets[bin[k]], &acc[k]);
+                bin[k] = BA_NONE;
+            }
+        }
+    }
 }
 
 /* Tree sum of the block's per-thread values; thread 0 gets the total. */
@@ -215,26 +391,44 @@ __global__ void MK(set_inf)(XYZZ *p, uint32_t n)
 
 /* ---- host driver --------------------------------------------------------- */
 
-/* Sums the entries sorted[0 .. off[nbins]) bin by bin into dst[0..nbins):
- * light bins by a thread each, medium ones (more than `medium` entries) by
- * a block each, heavy ones by pieces. */
+/* Sums the entries sorted[0 .. off[nbins]) (at most `entries`) bin by bin
+ * into dst[0..nbins): light bins by a thread each (XYZZ) or side by side
+ * (batch-affine: p->bins), medium ones (more than `medium` entries) by a
+ * block each, heavy ones by pieces. */
 static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *sorted,
-                                const uint32_t *off, uint32_t nbins, const AFF *bases,
-                                uint32_t medium, cudaStream_t s, cuzk_error_t *err)
+                                const uint32_t *off, uint32_t nbins, uint64_t entries,
+                                const AFF *bases, uint32_t medium, cudaStream_t s,
+                                cuzk_error_t *err)
 {
     cuzk_status st = CUDA_CHECK(cudaMemsetAsync(p->ctl, 0, 2 * sizeof(uint32_t), s), err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaMemsetAsync(p->ctl + CTL_MED, 0, 2 * sizeof(uint32_t), s), err);
     if (st != CUZK_OK)
         return st;
-    /* fewer bins than fill: every medium one goes to a block, uncounted */
-    if (medium < CUDA_MSM_HEAVY && nbins >= p->medium_fill) {
-        unsigned grid = (nbins + 255) / 256;
-        grid = grid < 4u * (unsigned)p->sms ? grid : 4u * (unsigned)p->sms;
-        msm_count_medium<<<grid, 256, 0, s>>>(p->ctl, off, nbins, medium);
+    if (p->bins == CUDA_MSM_BINS_AFFINE) {
+        /* entries (at most this many) in stretches of `per`: enough threads
+         * for four blocks per SM, and a stretch holds BA_SLOTS mean bins
+         * (fewer would leave slots empty and the inversion less shared) */
+        uint64_t per = entries / ((uint64_t)p->sms * 512) + 1, mean = entries / nbins + 1;
+        if (per < BA_SLOTS * mean)
+            per = BA_SLOTS * mean;
+        if (per > UINT32_MAX)
+            per = UINT32_MAX;
+        uint64_t threads = entries / per + 1;
+        MK(bins_ba)<<<(unsigned)((threads + 127) / 128), 128, 0, s>>>(
+            dst, sorted, off, nbins, bases, p->jobs, p->ranges, p->ctl, medium, p->med,
+            (uint32_t)per);
+    } else {
+        /* fewer bins than fill: every medium one goes to a block, uncounted */
+        if (medium < CUDA_MSM_HEAVY && nbins >= p->medium_fill) {
+            unsigned grid = (nbins + 255) / 256;
+            grid = grid < 4u * (unsigned)p->sms ? grid : 4u * (unsigned)p->sms;
+            msm_count_medium<<<grid, 256, 0, s>>>(p->ctl, off, nbins, medium);
+        }
+        MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs,
+                                                     p->ranges, p->ctl, medium, p->med,
+                                                     p->medium_fill);
     }
-    MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs, p->ranges,
-                                                 p->ctl, medium, p->med, p->medium_fill);
     MK(medium)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, sorted, off, p->med, p->ctl + CTL_MED,
                                                   bases);
     MK(pieces)<<<4 * p->sms, RED_THREADS, 0, s>>>((XYZZ *)p->pieces, p->jobs, p->ctl, sorted,
@@ -280,7 +474,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
     /* the ones: one bin [0, n_ones) of the ones list */
     if (n_ones) {
         msm_ones_off<<<1, 1, 0, s>>>(p->bin_off, ctl);
-        if ((st = MK(sum_bins)(wins + sh.windows, p, p->ones_idx, p->bin_off, 1, bases,
+        if ((st = MK(sum_bins)(wins + sh.windows, p, p->ones_idx, p->bin_off, 1, n_ones, bases,
                                CUDA_MSM_MEDIUM, s, err)) != CUZK_OK)
             return st;
     }
@@ -312,8 +506,8 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                                           g);
         cuda_msm_trace_mark(p->trace, MSM_PH_SCATTER, s);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
-            (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins, bases, medium, s,
-                               err)) != CUZK_OK)
+            (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins,
+                               (uint64_t)n_full * g, bases, medium, s, err)) != CUZK_OK)
             return st;
         cuda_msm_trace_mark(p->trace, MSM_PH_BINS, s);
         uint32_t nseg = g * sh.segs;

@@ -17,6 +17,7 @@
 
 #include "cuzk/cuda.h"
 #include "cuzk/cuda_msm.h"
+#include "cuzk/cuda_selftest.h"
 #include "cuzk/encode.h"
 #include "cuzk/msm.h"
 #include "test_util.h"
@@ -271,6 +272,145 @@ static void test_bins_modes(void **state)
     unsetenv("CUZK_MSM_BINS");
 }
 
+/* ---- the batch-affine kernel alone ---------------------------------------- */
+
+/* Bins of every kind over nb bases: empty, one point, short and long
+ * random ones, one base repeated (doublings), P then -P then more (a sum
+ * that passes through infinity), medium (more than `medium` entries) and,
+ * with heavy, one bin over CUDA's heavy limit (4096). Bit 31 negates. */
+static uint32_t *make_bins(uint32_t nbins, uint32_t nb, uint32_t medium, int heavy, uint32_t *off)
+{
+    uint32_t *len = malloc(nbins * sizeof *len), total = 0;
+    assert_non_null(len);
+    for (uint32_t b = 0; b < nbins; b++) {
+        uint32_t r = (uint32_t)(tu_rand64() % 16);
+        len[b] = r < 2    ? r
+                 : r < 12 ? 2 + (uint32_t)(tu_rand64() % 12)
+                          : 12 + (uint32_t)(tu_rand64() % 40);
+        if (b % 29 == 7)
+            len[b] = medium + 1 + (uint32_t)(tu_rand64() % 8);
+        if (heavy && b == nbins / 2)
+            len[b] = 4096 + 100;
+        off[b] = total;
+        total += len[b];
+    }
+    off[nbins] = total;
+    uint32_t *sorted = malloc((total ? total : 1) * sizeof *sorted);
+    assert_non_null(sorted);
+    for (uint32_t b = 0; b < nbins; b++) {
+        uint32_t *e = sorted + off[b], p = (uint32_t)(tu_rand64() % nb);
+        for (uint32_t i = 0; i < len[b]; i++) {
+            uint32_t v = (uint32_t)(tu_rand64() % nb) | (tu_rand64() % 2 ? 0x80000000u : 0u);
+            if (b % 5 == 1) /* one base repeated */
+                v = p;
+            else if (b % 5 == 2 && i < 4) /* P, -P, P, -P, then random */
+                v = p | (i % 2 ? 0x80000000u : 0u);
+            e[i] = v;
+        }
+    }
+    free(len);
+    return sorted;
+}
+
+static void bins_case(cuzk_cuda_target target, int g2, uint32_t nbins, uint32_t per, int heavy)
+{
+    const uint32_t nb = 97, medium = 60;
+    void *bases = make_bases(g2, nb, B_RANDOM);
+    uint32_t *off = malloc((nbins + 1) * sizeof *off);
+    assert_non_null(off);
+    uint32_t *sorted = make_bins(nbins, nb, medium, heavy, off);
+    size_t jsz = g2 ? sizeof(g2_jac_t) : sizeof(g1_jac_t);
+    uint8_t *out = malloc(nbins * jsz), *kind = malloc(nbins);
+    assert_non_null(out);
+    assert_non_null(kind);
+    cuzk_error_t err = {0};
+    cuzk_status st = cuzk_cuda_msm_bins_check(target, g2, out, kind, bases, nb, sorted, off, nbins,
+                                              medium, per, &err);
+    if (st != CUZK_OK)
+        fail_msg("bins check: %s", err.msg);
+    for (uint32_t b = 0; b < nbins; b++) {
+        uint32_t cnt = off[b + 1] - off[b];
+        uint8_t want = cnt > 4096 ? 2 : cnt > medium ? 1 : 0;
+        if (kind[b] != want)
+            fail_msg("%s bin %u (%u entries): kind %u, expected %u", g2 ? "G2" : "G1", b, cnt,
+                     kind[b], want);
+        int ok;
+        if (g2) {
+            g2_jac_t ref;
+            g2_jac_set_inf(&ref);
+            for (uint32_t e = off[b]; want == 0 && e < off[b + 1]; e++) {
+                g2_affine_t p = ((const g2_affine_t *)bases)[sorted[e] & 0x7fffffffu];
+                if (sorted[e] >> 31)
+                    g2_affine_neg(&p, &p);
+                g2_add_mixed(&ref, &ref, &p);
+            }
+            ok = g2_jac_equal(&ref, (const g2_jac_t *)(out + b * jsz));
+        } else {
+            g1_jac_t ref;
+            g1_jac_set_inf(&ref);
+            for (uint32_t e = off[b]; want == 0 && e < off[b + 1]; e++) {
+                g1_affine_t p = ((const g1_affine_t *)bases)[sorted[e] & 0x7fffffffu];
+                if (sorted[e] >> 31)
+                    g1_affine_neg(&p, &p);
+                g1_add_mixed(&ref, &ref, &p);
+            }
+            ok = g1_jac_equal(&ref, (const g1_jac_t *)(out + b * jsz));
+        }
+        if (!ok)
+            fail_msg("%s %s bin %u (%u entries, per %u): sum differs from the CPU's",
+                     target == CUZK_CUDA_TARGET_DEVICE ? "device" : "host emulation",
+                     g2 ? "G2" : "G1", b, cnt, per);
+    }
+    free(bases);
+    free(off);
+    free(sorted);
+    free(out);
+    free(kind);
+}
+
+/* The batch-affine kernel's threads against the CPU, bin by bin: on the
+ * host (its code emulated, no GPU needed) and, with a GPU, on it. A
+ * thread alone over every bin (slots refilled), a few bins each, one
+ * each; bad layouts are errors. */
+static void test_bins_check(void **state)
+{
+    (void)state;
+    static const uint32_t pers[] = {1, 150, 1u << 30};
+    for (int dev = 0; dev < 2; dev++) {
+        if (dev && g_gpus == 0) {
+            printf("no GPU: the batch-affine kernel checked in host emulation only\n");
+            break;
+        }
+        cuzk_cuda_target t = dev ? CUZK_CUDA_TARGET_DEVICE : CUZK_CUDA_TARGET_HOST_EMU;
+        for (size_t i = 0; i < sizeof pers / sizeof *pers; i++) {
+            bins_case(t, 0, 120, pers[i], i == 2);
+            bins_case(t, 1, 60, pers[i], 0);
+        }
+        printf("  %s: batch-affine bins equal to the CPU's sums\n",
+               dev ? "device" : "host emulation");
+    }
+    g1_affine_t p = G1_GENERATOR;
+    uint32_t off[3] = {0, 2, 1}, sorted[2] = {0, 5};
+    g1_jac_t out[2];
+    uint8_t kind[2];
+    cuzk_error_t err = {0};
+    assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
+                                              sorted, off, 2, 60, 1, &err),
+                     CUZK_ERR_ARG);
+    off[2] = 2;
+    assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
+                                              sorted, off, 2, 60, 1, &err),
+                     CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "names base 5"));
+    sorted[1] = 0;
+    assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
+                                              sorted, off, 2, 60, 0, &err),
+                     CUZK_ERR_ARG);
+    assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
+                                              sorted, off, 2, 60, 1, &err),
+                     CUZK_OK);
+}
+
 static void test_g2(void **state)
 {
     (void)state;
@@ -325,7 +465,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_args),       cmocka_unit_test(test_g1),
         cmocka_unit_test(test_g2),         cmocka_unit_test(test_medium_threads),
-        cmocka_unit_test(test_bins_modes),
+        cmocka_unit_test(test_bins_modes), cmocka_unit_test(test_bins_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

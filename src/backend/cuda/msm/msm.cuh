@@ -135,6 +135,19 @@ cuzk_status cuda_msm_g1(cuzk_host::g1_jac_t *out, cuda_msm_plan_t *p, const dg1_
 cuzk_status cuda_msm_g2(cuzk_host::g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *bases,
                         const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err);
 
+/* The batch-affine bins kernel alone over host arrays (the debug check
+ * behind cuzk_cuda_msm_bins_check, which validates the arguments): on the
+ * host (its threads in turn) or on the device (on stream s); out: per bin,
+ * a Jacobian point of the curve. */
+cuzk_status cuda_msm_g1_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
+                                   const void *bases, size_t nbases, const uint32_t *sorted,
+                                   const uint32_t *off, uint32_t nbins, uint32_t medium,
+                                   uint32_t per, cuzk_error_t *err);
+cuzk_status cuda_msm_g2_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
+                                   const void *bases, size_t nbases, const uint32_t *sorted,
+                                   const uint32_t *off, uint32_t nbins, uint32_t medium,
+                                   uint32_t per, cuzk_error_t *err);
+
 /* Bases from a host key (msm.h's formats) into device affine points:
  * copies n records to dst and decodes them there (ZCASH: big-endian, flags,
  * to Montgomery; a coordinate >= p becomes 0, as on the CPU). The host

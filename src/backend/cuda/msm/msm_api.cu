@@ -7,6 +7,7 @@
 #include "backend/cuda/host_call.cuh"
 #include "backend/cuda/msm/msm.cuh"
 #include "cuzk/cuda.h"
+#include "cuzk/cuda_selftest.h"
 
 namespace cuzk_host
 {
@@ -84,6 +85,46 @@ extern "C" cuzk_status cuzk_cuda_msm_g2(g2_jac_t *out, const msm_bases_t *bases,
                                         const fr_t *scalars, size_t n, cuzk_error_t *err)
 {
     return host_msm(out, 1, bases, scalars, n, err);
+}
+
+/* ---- the batch-affine kernel alone (cuda_selftest.h) ------------------------ */
+
+extern "C" cuzk_status cuzk_cuda_msm_bins_check(cuzk_cuda_target target, int g2, void *out,
+                                                uint8_t *kind, const void *bases, size_t nbases,
+                                                const uint32_t *sorted, const uint32_t *off,
+                                                uint32_t nbins, uint32_t medium, uint32_t per,
+                                                cuzk_error_t *err)
+{
+    static const char who[] = "cuzk_cuda_msm_bins_check";
+    if (target != CUZK_CUDA_TARGET_DEVICE && target != CUZK_CUDA_TARGET_HOST_EMU)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: unknown target %d", who, (int)target);
+    if (!out || !kind || !bases || !off || nbins == 0 || per == 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: NULL input, no bins or per 0", who);
+    if (off[0] != 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: off[0] = %u, not 0", who, off[0]);
+    for (uint32_t b = 0; b < nbins; b++)
+        if (off[b + 1] < off[b])
+            return cuzk_error_set(err, CUZK_ERR_ARG, "%s: off[%u] < off[%u]", who, b + 1, b);
+    if (off[nbins] && !sorted)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: sorted is NULL", who);
+    for (uint32_t e = 0; e < off[nbins]; e++)
+        if ((sorted[e] & 0x7fffffffu) >= nbases)
+            return cuzk_error_set(err, CUZK_ERR_ARG, "%s: sorted[%u] names base %u of %zu", who, e,
+                                  sorted[e] & 0x7fffffffu, nbases);
+    if (target == CUZK_CUDA_TARGET_HOST_EMU)
+        return g2 ? cuda_msm_g2_bins_check(0, 0, out, kind, bases, nbases, sorted, off, nbins,
+                                           medium, per, err)
+                  : cuda_msm_g1_bins_check(0, 0, out, kind, bases, nbases, sorted, off, nbins,
+                                           medium, per, err);
+    cuda_call_t x;
+    cuzk_status st = cuda_call_begin(&x, who, err);
+    if (st != CUZK_OK)
+        return st;
+    st = g2 ? cuda_msm_g2_bins_check(1, x.stream, out, kind, bases, nbases, sorted, off, nbins,
+                                     medium, per, err)
+            : cuda_msm_g1_bins_check(1, x.stream, out, kind, bases, nbases, sorted, off, nbins,
+                                     medium, per, err);
+    return cuda_call_end(&x, st, err);
 }
 
 /* ---- benchmark ----------------------------------------------------------- */

@@ -8,6 +8,14 @@
 #include "backend/cuda/arith/inv.cuh"
 #include "backend/cuda/msm/msm.cuh"
 
+/* A loop kept rolled on the device (its body indexes local arrays and
+ * calls curve code: unrolled it only grows); the host pass needs nothing. */
+#ifdef __CUDA_ARCH__
+#define MSM_NO_UNROLL _Pragma("unroll 1")
+#else
+#define MSM_NO_UNROLL
+#endif
+
 /* ctl[] slots */
 #define CTL_JOBS 0   /* jobs made by the bins kernel */
 #define CTL_HEAVY 1  /* heavy bins (ranges) */
@@ -141,7 +149,8 @@ static __global__ void msm_count_medium(uint32_t *ctl, const uint32_t *off, uint
 }
 
 /* The first bin b in [0, n) with off[b] >= v, else n (off ascending). */
-static __device__ uint32_t msm_lower_bound(const uint32_t *off, uint32_t n, uint64_t v)
+static __host__ __device__ __forceinline__ uint32_t msm_lower_bound(const uint32_t *off, uint32_t n,
+                                                                    uint64_t v)
 {
     uint32_t lo = 0, hi = n;
     while (lo < hi) {
@@ -152,6 +161,19 @@ static __device__ uint32_t msm_lower_bound(const uint32_t *off, uint32_t n, uint
             hi = m;
     }
     return lo;
+}
+
+/* *p += v, returning the old value: atomically on the device, plainly in
+ * the host emulation of a kernel (one thread at a time). */
+static __host__ __device__ __forceinline__ uint32_t msm_atomic_add(uint32_t *p, uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    return atomicAdd(p, v);
+#else
+    uint32_t old = *p;
+    *p = old + v;
+    return old;
+#endif
 }
 
 /* The window sums of a group: window w0 + j adds segs[j segs ..]. */

@@ -42,3 +42,12 @@ cuzk_status cuda_msm_g1(g1_jac_t *out, cuda_msm_plan_t *p, const dg1_affine_t *b
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_msm_g1: plan is for G2");
     return msm_g1_run(out, p, bases, scalars, n, s, err);
 }
+
+cuzk_status cuda_msm_g1_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
+                                   const void *bases, size_t nbases, const uint32_t *sorted,
+                                   const uint32_t *off, uint32_t nbins, uint32_t medium,
+                                   uint32_t per, cuzk_error_t *err)
+{
+    return msm_g1_bins_check(on_device, s, (dg1_jac_t *)out, kind, (const dg1_affine_t *)bases,
+                             nbases, sorted, off, nbins, medium, per, err);
+}

@@ -42,3 +42,12 @@ cuzk_status cuda_msm_g2(g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *b
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuda_msm_g2: plan is for G1");
     return msm_g2_run(out, p, bases, scalars, n, s, err);
 }
+
+cuzk_status cuda_msm_g2_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
+                                   const void *bases, size_t nbases, const uint32_t *sorted,
+                                   const uint32_t *off, uint32_t nbins, uint32_t medium,
+                                   uint32_t per, cuzk_error_t *err)
+{
+    return msm_g2_bins_check(on_device, s, (dg2_jac_t *)out, kind, (const dg2_affine_t *)bases,
+                             nbases, sorted, off, nbins, medium, per, err);
+}

@@ -29,7 +29,7 @@ static __device__ __noinline__ void MK(dbl)(XYZZ *out, const XYZZ *p)
 }
 
 /* The signed point an entry of the sorted array names. */
-static __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32_t v)
+static __host__ __device__ __forceinline__ void MK(load)(AFF *p, const AFF *bases, uint32_t v)
 {
     *p = bases[v & 0x7fffffffu];
     if (v >> 31)
@@ -103,7 +103,7 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
 
 /* acc += p in affine coordinates with an inversion of its own: the rare
  * cases (either point infinity, x1 = x2) and nothing else. */
-static __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF *p)
+static __host__ __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF *p)
 {
     if (EC(affine_is_inf)(p))
         return;
@@ -137,7 +137,8 @@ static __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF *p)
 
 /* acc += p given 1/(p.x - acc.x) = *inv * *pre, then *inv *= p.x - acc.x
  * (the inverse of the earlier slots' product, for the next slot down). */
-static __device__ __noinline__ void MK(ba_add)(AFF *acc, const AFF *p, FT *inv, const FT *pre)
+static __host__ __device__ __noinline__ void MK(ba_add)(AFF *acc, const AFF *p, FT *inv,
+                                                        const FT *pre)
 {
     FT d, ik, lam, x3, t;
     FLD(sub)(&d, &p->x, &acc->x);
@@ -160,26 +161,27 @@ static __device__ __noinline__ void MK(ba_add)(AFF *acc, const AFF *p, FT *inv, 
  * a slot sums (its first point in *acc, *lo and *hi its other entries), or
  * BA_NONE. */
 #define BA_NONE 0xffffffffu
-static __device__ uint32_t MK(ba_take)(uint32_t *b, uint32_t b_end, AFF *acc, uint32_t *lo,
-                                       uint32_t *hi, XYZZ *buckets, const uint32_t *sorted,
-                                       const uint32_t *off, const AFF *bases, cuda_msm_job_t *jobs,
-                                       cuda_msm_range_t *heavy, uint32_t *ctl, uint32_t medium,
-                                       uint32_t *med)
+static __host__ __device__ uint32_t MK(ba_take)(uint32_t *b, uint32_t b_end, AFF *acc, uint32_t *lo,
+                                                uint32_t *hi, XYZZ *buckets, const uint32_t *sorted,
+                                                const uint32_t *off, const AFF *bases,
+                                                cuda_msm_job_t *jobs, cuda_msm_range_t *heavy,
+                                                uint32_t *ctl, uint32_t medium, uint32_t *med)
 {
     while (*b < b_end) {
         uint32_t me = (*b)++, l = off[me], h = off[me + 1], cnt = h - l;
         if (cnt > CUDA_MSM_HEAVY) {
             uint32_t np = (cnt + CUDA_MSM_PIECE - 1) / CUDA_MSM_PIECE;
-            uint32_t first = atomicAdd(&ctl[CTL_JOBS], np);
+            uint32_t first = msm_atomic_add(&ctl[CTL_JOBS], np);
             for (uint32_t k = 0; k < np; k++) {
                 uint32_t start = l + k * CUDA_MSM_PIECE;
-                jobs[first + k] = {start, min((uint32_t)CUDA_MSM_PIECE, h - start)};
+                jobs[first + k] = {start, h - start < CUDA_MSM_PIECE ? h - start
+                                                                     : (uint32_t)CUDA_MSM_PIECE};
             }
-            heavy[atomicAdd(&ctl[CTL_HEAVY], 1)] = {first, np, me};
+            heavy[msm_atomic_add(&ctl[CTL_HEAVY], 1)] = {first, np, me};
             continue;
         }
         if (cnt > medium) {
-            med[atomicAdd(&ctl[CTL_MED], 1)] = me;
+            med[msm_atomic_add(&ctl[CTL_MED], 1)] = me;
             continue;
         }
         AFF p;
@@ -199,12 +201,13 @@ static __device__ uint32_t MK(ba_take)(uint32_t *b, uint32_t b_end, AFF *acc, ui
     return BA_NONE;
 }
 
-__global__ void __launch_bounds__(128)
-    MK(bins_ba)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off, uint32_t nbins,
-                const AFF *bases, cuda_msm_job_t *jobs, cuda_msm_range_t *heavy, uint32_t *ctl,
-                uint32_t medium, uint32_t *med, uint32_t per)
+/* One thread's work: the bins that start in sorted entries [s0, s0 + per). */
+static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *buckets,
+                                              const uint32_t *sorted, const uint32_t *off,
+                                              uint32_t nbins, const AFF *bases,
+                                              cuda_msm_job_t *jobs, cuda_msm_range_t *heavy,
+                                              uint32_t *ctl, uint32_t medium, uint32_t *med)
 {
-    uint64_t s0 = (uint64_t)(blockIdx.x * blockDim.x + threadIdx.x) * per;
     uint32_t b = msm_lower_bound(off, nbins, s0), b_end = msm_lower_bound(off, nbins, s0 + per);
     if (b >= b_end)
         return;
@@ -212,12 +215,12 @@ __global__ void __launch_bounds__(128)
     AFF acc[BA_SLOTS];
     FT pre[BA_SLOTS];
     uint32_t bin[BA_SLOTS], cur[BA_SLOTS], end[BA_SLOTS];
-#pragma unroll 1
+    MSM_NO_UNROLL
     for (int k = 0; k < BA_SLOTS; k++)
         bin[k] = BA_NONE;
     for (;;) {
         int open = 0;
-#pragma unroll 1
+        MSM_NO_UNROLL
         for (int k = 0; k < BA_SLOTS; k++) {
             if (bin[k] == BA_NONE)
                 bin[k] = MK(ba_take)(&b, b_end, &acc[k], &cur[k], &end[k], buckets, sorted, off,
@@ -231,7 +234,7 @@ __global__ void __launch_bounds__(128)
         uint32_t slow = 0;
         FT run;
         FLD(set_one)(&run);
-#pragma unroll 1
+        MSM_NO_UNROLL
         for (int k = 0; k < BA_SLOTS; k++) {
             if (bin[k] == BA_NONE)
                 continue;
@@ -246,7 +249,7 @@ __global__ void __launch_bounds__(128)
         }
         FT inv;
         FLD(inv_var)(&inv, &run);
-#pragma unroll 1
+        MSM_NO_UNROLL
         for (int k = BA_SLOTS; k-- > 0;) {
             if (bin[k] == BA_NONE)
                 continue;
@@ -262,6 +265,96 @@ __global__ void __launch_bounds__(128)
             }
         }
     }
+}
+
+__global__ void __launch_bounds__(128)
+    MK(bins_ba)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off, uint32_t nbins,
+                const AFF *bases, cuda_msm_job_t *jobs, cuda_msm_range_t *heavy, uint32_t *ctl,
+                uint32_t medium, uint32_t *med, uint32_t per)
+{
+    uint64_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    MK(ba_thread)(t * per, per, buckets, sorted, off, nbins, bases, jobs, heavy, ctl, medium, med);
+}
+
+/* The batch-affine kernel checked apart (cuzk_cuda_msm_bins_check): its
+ * threads over host copies, one after another, or the kernel on stream s;
+ * out[b] the Jacobian sum of bin b (infinity when not summed here), kind[b]
+ * 0 summed, 1 medium, 2 heavy. The arguments were checked by the caller. */
+static cuzk_status MK(bins_check)(int on_device, cudaStream_t s, JAC *out, uint8_t *kind,
+                                  const AFF *bases, size_t nbases, const uint32_t *sorted,
+                                  const uint32_t *off, uint32_t nbins, uint32_t medium,
+                                  uint32_t per, cuzk_error_t *err)
+{
+    uint32_t total = off[nbins], ctl[CTL_N] = {0};
+    uint64_t threads = total / per + 1;
+    size_t njobs = total / CUDA_MSM_PIECE + nbins + 1;
+    XYZZ *bk = (XYZZ *)malloc(nbins * sizeof *bk);
+    cuda_msm_job_t *jobs = (cuda_msm_job_t *)malloc(njobs * sizeof *jobs);
+    cuda_msm_range_t *heavy = (cuda_msm_range_t *)malloc(nbins * sizeof *heavy);
+    uint32_t *med = (uint32_t *)malloc(nbins * sizeof *med);
+    cuzk_status st = CUZK_OK;
+    void *d[8] = {0}; /* bases, sorted, off, buckets, jobs, heavy, med, ctl */
+    if (!bk || !jobs || !heavy || !med) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "msm bins check: out of host memory");
+        goto out;
+    }
+    for (uint32_t b = 0; b < nbins; b++)
+        EC(xyzz_set_inf)(&bk[b]);
+    if (!on_device) {
+        for (uint64_t t = 0; t < threads; t++)
+            MK(ba_thread)
+        (t * per, per, bk, sorted, off, nbins, bases, jobs, heavy, ctl, medium, med);
+    } else {
+        const void *src[8] = {bases, sorted, off, bk, NULL, NULL, NULL, ctl};
+        size_t bytes[8] = {nbases * sizeof(AFF),           (total ? total : 1) * sizeof(uint32_t),
+                           (nbins + 1) * sizeof(uint32_t), nbins * sizeof(XYZZ),
+                           njobs * sizeof(cuda_msm_job_t), nbins * sizeof(cuda_msm_range_t),
+                           nbins * sizeof(uint32_t),       sizeof ctl};
+        for (int i = 0; i < 8 && st == CUZK_OK; i++) {
+            st = CUDA_CHECK(cudaMalloc(&d[i], bytes[i]), err);
+            if (st == CUZK_OK && src[i])
+                st = CUDA_CHECK(cudaMemcpyAsync(d[i], src[i], i == 1 && !total ? 0 : bytes[i],
+                                                cudaMemcpyHostToDevice, s),
+                                err);
+        }
+        if (st != CUZK_OK)
+            goto out;
+        MK(bins_ba)<<<(unsigned)((threads + 127) / 128), 128, 0, s>>>(
+            (XYZZ *)d[3], (const uint32_t *)d[1], (const uint32_t *)d[2], nbins, (const AFF *)d[0],
+            (cuda_msm_job_t *)d[4], (cuda_msm_range_t *)d[5], (uint32_t *)d[7], medium,
+            (uint32_t *)d[6], per);
+        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaMemcpyAsync(bk, d[3], bytes[3], cudaMemcpyDeviceToHost, s),
+                             err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaMemcpyAsync(heavy, d[5], bytes[5], cudaMemcpyDeviceToHost, s),
+                             err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaMemcpyAsync(med, d[6], bytes[6], cudaMemcpyDeviceToHost, s),
+                             err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaMemcpyAsync(ctl, d[7], bytes[7], cudaMemcpyDeviceToHost, s),
+                             err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+            goto out;
+    }
+    for (uint32_t b = 0; b < nbins; b++) {
+        EC(xyzz_to_jac)(&out[b], &bk[b]);
+        kind[b] = 0;
+    }
+    for (uint32_t i = 0; i < ctl[CTL_MED] && i < nbins; i++)
+        kind[med[i]] = 1;
+    for (uint32_t i = 0; i < ctl[CTL_HEAVY] && i < nbins; i++)
+        kind[heavy[i].target] = 2;
+out:
+    if (on_device) {
+        (void)cudaStreamSynchronize(s);
+        for (int i = 0; i < 8; i++)
+            if (d[i])
+                (void)cudaFree(d[i]);
+    }
+    free(bk);
+    free(jobs);
+    free(heavy);
+    free(med);
+    return st;
 }
 
 /* Tree sum of the block's per-thread values; thread 0 gets the total. */

@@ -17,6 +17,9 @@
 #              2^21) and G1 2^27 witness, G2 2^24 random: every variant
 #   ab-ntt     NTT 2^20, 2^24, 2^27 with every variant
 #   msm        G1 2^24, 2^26 random and witness, G2 2^20, 2^24 with cuzk-$NEW
+#   ab-bins    the light bins' two methods (CUZK_MSM_BINS=xyzz, affine) with
+#              cuzk-$NEW: G2 2^22, 2^24 and G1 2^24, 2^26 random, G1 2^26
+#              witness, two rounds each
 #   ntt        NTT 2^16..2^27 with cuzk-$NEW
 #   ncu-ntt    Nsight Compute sections of the 2^27 NTT kernels (cuzk-$BASE)
 #   ncu-msm    Nsight Compute sections of the G1/G2 bucket kernels (cuzk-$NEW)
@@ -138,6 +141,19 @@ msm() {
     "$new" bench msm --device cuda --log 24 --log 26 --repeats 5 || return 1
     "$new" bench msm --device cuda --scalars witness --log 26 --repeats 5 || return 1
     "$new" bench msm --device cuda --g2 --log 20 --log 24 --repeats 5
+}
+
+ab_bins() {
+    local r m
+    for r in 1 2; do
+        for m in xyzz affine; do
+            echo "-- CUZK_MSM_BINS=$m"
+            CUZK_MSM_BINS=$m "$new" bench msm --device cuda --g2 --log 22 --log 24 --repeats 5 &&
+                CUZK_MSM_BINS=$m "$new" bench msm --device cuda --log 24 --log 26 --repeats 5 &&
+                CUZK_MSM_BINS=$m "$new" bench msm --device cuda --scalars witness --log 26 \
+                    --repeats 5 || return 1
+        done
+    done
 }
 
 ab_ntt_one() { "$1" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7; }
@@ -370,6 +386,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     ab-msm) run_step ab-msm 300 ab_msm ;;
     ab-wit) run_step ab-wit 300 ab_wit ;;
     msm) run_step msm 240 msm ;;
+    ab-bins) run_step ab-bins 420 ab_bins ;;
     ntt) run_step ntt 120 ntt ;;
     ab-ntt) run_step ab-ntt 180 ab_ntt ;;
     ncu-ntt) run_step ncu-ntt 240 ncu_ntt ;;

@@ -74,13 +74,7 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
         return;
     uint32_t lo = off[b], hi = off[b + 1], cnt = hi - lo;
     if (cnt > CUDA_MSM_HEAVY) {
-        uint32_t np = (cnt + CUDA_MSM_PIECE - 1) / CUDA_MSM_PIECE;
-        uint32_t first = atomicAdd(&ctl[CTL_JOBS], np);
-        for (uint32_t k = 0; k < np; k++) {
-            uint32_t start = lo + k * CUDA_MSM_PIECE;
-            jobs[first + k] = {start, min((uint32_t)CUDA_MSM_PIECE, hi - start)};
-        }
-        heavy[atomicAdd(&ctl[CTL_HEAVY], 1)] = {first, np, b};
+        msm_heavy_jobs(lo, hi, b, jobs, heavy, ctl);
         return;
     }
     if (cnt > medium && ctl[CTL_MEDN] < fill) {
@@ -101,6 +95,19 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
  * stretch of `per` sorted entries, so threads get equal work whatever the
  * bins' sizes; a slot whose bin is done takes the thread's next one. */
 
+/* acc += p given the chord's (or tangent's) slope lam. */
+static __host__ __device__ __forceinline__ void MK(ba_finish)(AFF *acc, const AFF *p, const FT *lam)
+{
+    FT t, x3;
+    FLD(sqr)(&t, lam);
+    FLD(sub)(&t, &t, &acc->x);
+    FLD(sub)(&x3, &t, &p->x);
+    FLD(sub)(&t, &acc->x, &x3);
+    FLD(mul)(&t, &t, lam);
+    FLD(sub)(&acc->y, &t, &acc->y);
+    acc->x = x3;
+}
+
 /* acc += p in affine coordinates with an inversion of its own: the rare
  * cases (either point infinity, x1 = x2) and nothing else. */
 static __host__ __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF *p)
@@ -111,7 +118,7 @@ static __host__ __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF
         *acc = *p;
         return;
     }
-    FT num, den, lam, x3, t;
+    FT num, den, lam, t;
     if (!FLD(equal)(&acc->x, &p->x)) {
         FLD(sub)(&num, &p->y, &acc->y);
         FLD(sub)(&den, &p->x, &acc->x);
@@ -126,13 +133,7 @@ static __host__ __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF
     }
     FLD(inv_var)(&den, &den);
     FLD(mul)(&lam, &num, &den);
-    FLD(sqr)(&t, &lam);
-    FLD(sub)(&t, &t, &acc->x);
-    FLD(sub)(&x3, &t, &p->x);
-    FLD(sub)(&t, &acc->x, &x3);
-    FLD(mul)(&t, &t, &lam);
-    FLD(sub)(&acc->y, &t, &acc->y);
-    acc->x = x3;
+    MK(ba_finish)(acc, p, &lam);
 }
 
 /* acc += p given 1/(p.x - acc.x) = *inv * *pre, then *inv *= p.x - acc.x
@@ -140,19 +141,13 @@ static __host__ __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF
 static __host__ __device__ __noinline__ void MK(ba_add)(AFF *acc, const AFF *p, FT *inv,
                                                         const FT *pre)
 {
-    FT d, ik, lam, x3, t;
+    FT d, ik, lam, t;
     FLD(sub)(&d, &p->x, &acc->x);
     FLD(mul)(&ik, inv, pre);
     FLD(mul)(inv, inv, &d);
     FLD(sub)(&t, &p->y, &acc->y);
     FLD(mul)(&lam, &t, &ik);
-    FLD(sqr)(&t, &lam);
-    FLD(sub)(&t, &t, &acc->x);
-    FLD(sub)(&x3, &t, &p->x);
-    FLD(sub)(&t, &acc->x, &x3);
-    FLD(mul)(&t, &t, &lam);
-    FLD(sub)(&acc->y, &t, &acc->y);
-    acc->x = x3;
+    MK(ba_finish)(acc, p, &lam);
 }
 
 /* The bins [b, b_end) that start in a thread's stretch, as the XYZZ kernel
@@ -170,14 +165,7 @@ static __host__ __device__ uint32_t MK(ba_take)(uint32_t *b, uint32_t b_end, AFF
     while (*b < b_end) {
         uint32_t me = (*b)++, l = off[me], h = off[me + 1], cnt = h - l;
         if (cnt > CUDA_MSM_HEAVY) {
-            uint32_t np = (cnt + CUDA_MSM_PIECE - 1) / CUDA_MSM_PIECE;
-            uint32_t first = msm_atomic_add(&ctl[CTL_JOBS], np);
-            for (uint32_t k = 0; k < np; k++) {
-                uint32_t start = l + k * CUDA_MSM_PIECE;
-                jobs[first + k] = {start, h - start < CUDA_MSM_PIECE ? h - start
-                                                                     : (uint32_t)CUDA_MSM_PIECE};
-            }
-            heavy[msm_atomic_add(&ctl[CTL_HEAVY], 1)] = {first, np, me};
+            msm_heavy_jobs(l, h, me, jobs, heavy, ctl);
             continue;
         }
         if (cnt > medium) {
@@ -267,10 +255,17 @@ static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *b
     }
 }
 
-__global__ void __launch_bounds__(128)
-    MK(bins_ba)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off, uint32_t nbins,
-                const AFF *bases, cuda_msm_job_t *jobs, cuda_msm_range_t *heavy, uint32_t *ctl,
-                uint32_t medium, uint32_t *med, uint32_t per)
+/* CUZK_MSM_BA_MINB (an experiment) asks for that many blocks per SM. */
+#ifdef CUZK_MSM_BA_MINB
+#define MSM_BA_BOUNDS __launch_bounds__(128, CUZK_MSM_BA_MINB)
+#else
+#define MSM_BA_BOUNDS __launch_bounds__(128)
+#endif
+__global__ void MSM_BA_BOUNDS MK(bins_ba)(XYZZ *buckets, const uint32_t *sorted,
+                                          const uint32_t *off, uint32_t nbins, const AFF *bases,
+                                          cuda_msm_job_t *jobs, cuda_msm_range_t *heavy,
+                                          uint32_t *ctl, uint32_t medium, uint32_t *med,
+                                          uint32_t per)
 {
     uint64_t t = blockIdx.x * blockDim.x + threadIdx.x;
     MK(ba_thread)(t * per, per, buckets, sorted, off, nbins, bases, jobs, heavy, ctl, medium, med);

@@ -37,6 +37,10 @@ void cs_num_inputize(cs_t *cs, const cs_num_t *x)
 
 static void enforce_product(cs_t *cs, cs_var_t x, cs_var_t y, cs_var_t z)
 {
+    if (!cs_terms_needed_(cs)) { /* A: x, B: y */
+        cs_enforce_known_(cs, &x, 1, &y, 1);
+        return;
+    }
     cs_lc_t *a, *b, *c;
     cs_enforce_begin(cs, &a, &b, &c);
     cs_lc_push_(cs, a, x, &FR_ONE);

@@ -34,6 +34,8 @@
 
 #include "cuzk/cs_poseidon.h"
 
+#include "cs_internal.h"
+
 /* The ensure_allocated rows' A combinations, in order. off is the aux
  * offset from the gadget's first aux variable, or TMPL_ONE. */
 #define TMPL_ONE UINT32_MAX
@@ -43,8 +45,14 @@ typedef struct tmpl {
     uint32_t *row_ptr; /* n_rows + 1 */
     uint32_t *off;
     fr_t *coeff;
-    int failed; /* out of memory or an unexpected variable while building */
+    uint32_t max_aux; /* most aux terms with a non-zero coefficient in a row */
+    int failed;       /* out of memory or an unexpected variable while building */
 } tmpl_t;
+
+/* The known-terms replay (see ensure_allocated) holds a row's aux
+ * variables on the stack; a template with longer rows replays its
+ * combinations instead (arity 11's longest row has about 70). */
+#define TMPL_KNOWN_MAX 256
 
 typedef struct pstate {
     unsigned t;
@@ -103,6 +111,7 @@ static void tmpl_add_row(tmpl_t *tp, const cs_lc_t *lc, uint64_t base)
         tp->failed = 1;
         return;
     }
+    uint32_t n_aux = 0;
     for (uint32_t i = 0; i < lc->n; i++) {
         cs_var_t v = lc->terms[i].var;
         uint32_t off = TMPL_ONE;
@@ -110,16 +119,36 @@ static void tmpl_add_row(tmpl_t *tp, const cs_lc_t *lc, uint64_t base)
             off = (uint32_t)(cs_var_index(v) - base);
         else if (v != CS_ONE)
             tp->failed = 1; /* cannot happen: see the top of the file */
+        n_aux += off != TMPL_ONE && !fr_is_zero(&lc->terms[i].coeff);
         tp->off[tp->n_terms] = off;
         tp->coeff[tp->n_terms++] = lc->terms[i].coeff;
     }
+    if (n_aux > tp->max_aux)
+        tp->max_aux = n_aux;
     tp->row_ptr[0] = 0;
     tp->row_ptr[++tp->n_rows] = tp->n_terms;
 }
 
-/* Elt::ensure_allocated(enforce = true) of a Num: alloc l; lc * ONE = l. */
+/* Elt::ensure_allocated(enforce = true) of a Num: alloc l; lc * ONE = l.
+ * Replayed where no back end reads the terms (count, witness): only the
+ * row's aux variables with a non-zero coefficient matter then (the A
+ * density; B is ONE), and building and merging the combination was a
+ * quarter of a WindowPoSt witness. */
 static cs_num_t ensure_allocated(cs_t *cs, pstate_t *s, unsigned i)
 {
+    if (s->replay && !cs_terms_needed_(cs) && s->replay->max_aux <= TMPL_KNOWN_MAX) {
+        const tmpl_t *tp = s->replay;
+        cs_num_t l = cs_num_alloc(cs, &s->val[i]);
+        cs_var_t av[TMPL_KNOWN_MAX];
+        int na = 0;
+        for (uint32_t e = tp->row_ptr[s->row]; e < tp->row_ptr[s->row + 1]; e++)
+            if (tp->off[e] != TMPL_ONE && !cs_fr_is_zero_(&tp->coeff[e]))
+                av[na++] = CS_VAR_AUX | (uint32_t)(s->base + tp->off[e]);
+        s->row++;
+        const cs_var_t one = CS_ONE;
+        cs_enforce_known_(cs, av, na, &one, 1);
+        return l;
+    }
     if (s->replay) {
         const tmpl_t *tp = s->replay;
         cs_num_t l = cs_num_alloc(cs, &s->val[i]);
@@ -155,6 +184,11 @@ static cs_num_t square_sum(cs_t *cs, const fr_t *k, const cs_num_t *x)
         fr_sqr(&v, &v);
     }
     cs_num_t r = cs_num_alloc(cs, &v);
+    if (!cs_terms_needed_(cs) && x->var != CS_ONE) { /* A: x (+ ONE), B: x + k ONE */
+        const cs_var_t bv[2] = {x->var, CS_ONE};
+        cs_enforce_known_(cs, &x->var, 1, bv, cs_fr_is_zero_(k) ? 1 : 2);
+        return r;
+    }
     cs_lc_t *a, *b, *c;
     cs_enforce_begin(cs, &a, &b, &c);
     cs_lc_add(cs, a, x->var, NULL);
@@ -181,6 +215,10 @@ static cs_num_t mul_sum(cs_t *cs, const cs_num_t *x, const cs_num_t *y, const fr
             fr_add(&v, &v, post);
     }
     cs_num_t r = cs_num_alloc(cs, &v);
+    if (!cs_terms_needed_(cs) && (!pre || y->var != CS_ONE)) { /* A: y (+ ONE), B: x */
+        cs_enforce_known_(cs, &y->var, 1, &x->var, 1);
+        return r;
+    }
     cs_lc_t *a, *b, *c;
     cs_enforce_begin(cs, &a, &b, &c);
     cs_lc_add(cs, a, y->var, NULL);

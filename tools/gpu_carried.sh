@@ -20,6 +20,13 @@
 #   ab-bins    the light bins' two methods (CUZK_MSM_BINS=xyzz, affine) with
 #              cuzk-$NEW: G2 2^22, 2^24 and G1 2^24, 2^26 random, G1 2^26
 #              witness, two rounds each
+#   ncu-bins   Nsight Compute of the G1 2^22 light-bins kernel with both
+#              methods (cuzk-$NEW): time, warp instructions, active lanes
+#              per warp, occupancy (what explained the first batch-affine
+#              miss, stop 33)
+#   wit-ab     the lone 32 GiB WindowPoSt witness in bench filecoin (one
+#              worker, one in flight, 2 proofs) with cuzk-$BASE then
+#              cuzk-$NEW on the same host, the circuit recorded once
 #   ntt        NTT 2^16..2^27 with cuzk-$NEW
 #   ncu-ntt    Nsight Compute sections of the 2^27 NTT kernels (cuzk-$BASE)
 #   ncu-msm    Nsight Compute sections of the G1/G2 bucket kernels (cuzk-$NEW)
@@ -154,6 +161,29 @@ ab_bins() {
                     --repeats 5 || return 1
         done
     done
+}
+
+ncu_bins() {
+    [ -n "$ncu" ] || { echo "ncu not found"; return 1; }
+    local m
+    for m in xyzz affine; do
+        echo "-- CUZK_MSM_BINS=$m"
+        CUZK_MSM_BINS=$m "$ncu" --clock-control none --section SpeedOfLight --section Occupancy \
+            --section LaunchStats --section WarpStateStats --metrics smsp__inst_executed.sum \
+            --kernel-name regex:'msm_g1_bins' --launch-count 1 \
+            "$new" bench msm --device cuda --log 22 --repeats 1 || return 1
+    done
+}
+
+wit_ab() {
+    local b cache=$logs/wit-ab-circuits
+    mkdir -p "$cache"
+    for b in "$base" "$new"; do
+        echo "-- $b"
+        "$b" bench filecoin --kind window-post --sector-size 32GiB --device cuda --proofs 2 \
+            --workers 1 --in-flight 1 --circuit-cache "$cache" || return 1
+    done
+    rm -rf "$cache"
 }
 
 ab_ntt_one() { "$1" bench ntt --device cuda --log 20 --log 24 --log 27 --repeats 7; }
@@ -387,6 +417,8 @@ for s in ${STEPS:-sanity check ab-msm}; do
     ab-wit) run_step ab-wit 300 ab_wit ;;
     msm) run_step msm 240 msm ;;
     ab-bins) run_step ab-bins 420 ab_bins ;;
+    ncu-bins) run_step ncu-bins 240 ncu_bins ;;
+    wit-ab) run_step wit-ab 400 wit_ab ;;
     ntt) run_step ntt 120 ntt ;;
     ab-ntt) run_step ab-ntt 180 ab_ntt ;;
     ncu-ntt) run_step ncu-ntt 240 ncu_ntt ;;

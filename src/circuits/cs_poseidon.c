@@ -119,7 +119,7 @@ static void tmpl_add_row(tmpl_t *tp, const cs_lc_t *lc, uint64_t base)
             off = (uint32_t)(cs_var_index(v) - base);
         else if (v != CS_ONE)
             tp->failed = 1; /* cannot happen: see the top of the file */
-        n_aux += off != TMPL_ONE && !fr_is_zero(&lc->terms[i].coeff);
+        n_aux += off != TMPL_ONE && !cs_fr_is_zero_(&lc->terms[i].coeff);
         tp->off[tp->n_terms] = off;
         tp->coeff[tp->n_terms++] = lc->terms[i].coeff;
     }
@@ -132,8 +132,8 @@ static void tmpl_add_row(tmpl_t *tp, const cs_lc_t *lc, uint64_t base)
 /* Elt::ensure_allocated(enforce = true) of a Num: alloc l; lc * ONE = l.
  * Replayed where no back end reads the terms (count, witness): only the
  * row's aux variables with a non-zero coefficient matter then (the A
- * density; B is ONE), and building and merging the combination was a
- * quarter of a WindowPoSt witness. */
+ * density; B is ONE), and building and merging the combinations was a
+ * third of a WindowPoSt witness. */
 static cs_num_t ensure_allocated(cs_t *cs, pstate_t *s, unsigned i)
 {
     if (s->replay && !cs_terms_needed_(cs) && s->replay->max_aux <= TMPL_KNOWN_MAX) {

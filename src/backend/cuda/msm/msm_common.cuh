@@ -176,6 +176,17 @@ static __host__ __device__ __forceinline__ uint32_t msm_atomic_add(uint32_t *p, 
 #endif
 }
 
+/* Whether any lane of the warp has v set (all 32 lanes call it), or v
+ * itself in the host emulation (one thread at a time). */
+static __host__ __device__ __forceinline__ int msm_warp_any(int v)
+{
+#ifdef __CUDA_ARCH__
+    return __any_sync(0xffffffffu, v);
+#else
+    return v;
+#endif
+}
+
 /* A heavy bin (entries [lo, hi) of bin b) made into jobs of at most
  * CUDA_MSM_PIECE entries and one range listing them. */
 static __host__ __device__ __forceinline__ void msm_heavy_jobs(uint32_t lo, uint32_t hi, uint32_t b,

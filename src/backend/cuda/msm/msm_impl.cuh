@@ -216,13 +216,8 @@ static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *b
         /* the warp's lanes run their rounds together until all are done:
          * left to drift apart, they ran a round's steps a few lanes at a
          * time (ncu: 6 of 32 lanes active on average) */
-#ifdef __CUDA_ARCH__
-        if (!__any_sync(0xffffffffu, open))
+        if (!msm_warp_any(open))
             return;
-#else
-        if (!open)
-            return;
-#endif
         /* forward: pre[k] = the product of the earlier slots' denominators;
          * a rare case (infinity, equal x, x = 0) stays out of the product */
         uint32_t slow = 0;

@@ -272,6 +272,39 @@ static void test_bins_modes(void **state)
     unsetenv("CUZK_MSM_BINS");
 }
 
+/* Both orders of the XYZZ kernel's bins (CUZK_MSM_ORDER): by size needs
+ * 4096 bins or more in a group (2^16 points: c = 13, 4096 a window), with
+ * every scalar kind (repeated scalars crowd a few bins: medium and heavy
+ * ones in the list too). A bad value is an error that names it. */
+static void test_order_modes(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t g1_sizes[] = {1000, (1u << 16) + 7, (1u << 18) + 3};
+    static const size_t g2_sizes[] = {(1u << 16) + 1};
+    static const char *modes[] = {"size", "index"};
+    assert_int_equal(setenv("CUZK_MSM_BINS", "xyzz", 1), 0);
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(setenv("CUZK_MSM_ORDER", modes[m], 1), 0);
+        sweep(0, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes);
+        sweep(1, g2_sizes, sizeof g2_sizes / sizeof *g2_sizes);
+        check_one(0, (1u << 16) + 7, S_REPEATED, B_REPEATED, MSM_BASES_AFFINE);
+        check_one(1, (1u << 16) + 1, S_REPEATED, B_PLUS_MINUS, MSM_BASES_AFFINE);
+        printf("  CUZK_MSM_ORDER=%s: every case equal to the CPU\n", modes[m]);
+    }
+    unsetenv("CUZK_MSM_BINS");
+    assert_int_equal(setenv("CUZK_MSM_ORDER", "bogus", 1), 0);
+    g1_jac_t o;
+    fr_t s = FR_ONE;
+    g1_affine_t p = G1_GENERATOR;
+    msm_bases_t b = {&p, MSM_BASES_AFFINE};
+    cuzk_error_t err = {0};
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "CUZK_MSM_ORDER=bogus"));
+    unsetenv("CUZK_MSM_ORDER");
+}
+
 /* ---- the batch-affine kernel alone ---------------------------------------- */
 
 /* Bins of every kind over nb bases: empty, one point, short and long
@@ -465,7 +498,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_args),       cmocka_unit_test(test_g1),
         cmocka_unit_test(test_g2),         cmocka_unit_test(test_medium_threads),
-        cmocka_unit_test(test_bins_modes), cmocka_unit_test(test_bins_check),
+        cmocka_unit_test(test_bins_modes), cmocka_unit_test(test_order_modes),
+        cmocka_unit_test(test_bins_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,6 +203,22 @@ static cuzk_status bins_mode(cuda_msm_bins *out, cuda_curve curve, cuzk_error_t 
     return CUZK_OK;
 }
 
+/* The light bins' order: CUZK_MSM_ORDER (index or size), else the default. */
+static cuzk_status order_mode(cuda_msm_order *out, cuzk_error_t *err)
+{
+    const char *e = getenv("CUZK_MSM_ORDER");
+    *out = CUDA_MSM_ORDER_DEFAULT;
+    if (!e || !*e)
+        return CUZK_OK;
+    if (!strcmp(e, "index"))
+        *out = CUDA_MSM_ORDER_INDEX;
+    else if (!strcmp(e, "size"))
+        *out = CUDA_MSM_ORDER_SIZE;
+    else
+        return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_MSM_ORDER=%s: expected index or size", e);
+    return CUZK_OK;
+}
+
 cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
                                size_t scratch_limit, cuzk_error_t *err)
 {
@@ -216,6 +232,8 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     plan_shape(p);
     int dev = 0;
     cuzk_status st = bins_mode(&p->bins, curve, err);
+    if (st == CUZK_OK)
+        st = order_mode(&p->order, err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)

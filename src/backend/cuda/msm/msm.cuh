@@ -58,6 +58,12 @@ typedef enum cuda_msm_bins { CUDA_MSM_BINS_XYZZ = 0, CUDA_MSM_BINS_AFFINE = 1 } 
 #define CUDA_MSM_BINS_DEFAULT_G1 CUDA_MSM_BINS_XYZZ
 #define CUDA_MSM_BINS_DEFAULT_G2 CUDA_MSM_BINS_XYZZ
 
+/* The order in which the XYZZ kernel's threads take the light bins: by
+ * index, or by size, largest first, so that a warp's lanes sum bins of one
+ * size (msm_common.cuh). CUZK_MSM_ORDER=index|size picks one for a plan. */
+typedef enum cuda_msm_order { CUDA_MSM_ORDER_INDEX = 0, CUDA_MSM_ORDER_SIZE = 1 } cuda_msm_order;
+#define CUDA_MSM_ORDER_DEFAULT CUDA_MSM_ORDER_SIZE
+
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {
     uint32_t first, count;
@@ -89,6 +95,7 @@ typedef struct cuda_msm_plan {
     int sms;                 /* multiprocessors, for grid-stride grids */
     uint32_t medium_fill;    /* medium bins from which a thread each sums them */
     cuda_msm_bins bins;      /* how light bins are summed */
+    cuda_msm_order order;    /* which light bin an XYZZ thread takes */
     cuda_msm_trace_t *trace; /* CUZK_MSM_TRACE, else NULL */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */

@@ -187,6 +187,77 @@ static __host__ __device__ __forceinline__ int msm_warp_any(int v)
 #endif
 }
 
+/* ---- the light bins by size ------------------------------------------------
+ * The XYZZ kernel sums a bin a thread, and a warp runs as long as its
+ * largest bin: at a random MSM's 32-128 entries per bin (about Poisson),
+ * its lanes were ~70% busy (ncu, stop 34). With CUDA_MSM_ORDER_SIZE the
+ * bins are listed largest first (a counting sort on the size, clamped at
+ * MSM_ORDER_KEYS - 1) and thread i sums the i-th of the list. Each bin is
+ * still summed by one thread in the order of its entries, so the sums do
+ * not depend on the list's order within a size. */
+#define MSM_ORDER_KEYS 1024   /* sizes told apart: 4x the mean at 2^27 */
+#define MSM_ORDER_THREADS 256 /* the order kernels' block size */
+#define MSM_ORDER_MIN 4096    /* fewer bins: by index (one or two waves at most) */
+
+static __device__ __forceinline__ uint32_t msm_order_key(const uint32_t *off, uint32_t b)
+{
+    uint32_t cnt = off[b + 1] - off[b];
+    return MSM_ORDER_KEYS - 1 - (cnt < MSM_ORDER_KEYS - 1 ? cnt : MSM_ORDER_KEYS - 1);
+}
+
+/* hist[key] += the bins of that key (hist zeroed by the caller). */
+static __global__ void __launch_bounds__(MSM_ORDER_THREADS)
+    msm_order_hist(uint32_t *hist, const uint32_t *off, uint32_t nbins)
+{
+    __shared__ uint32_t h[MSM_ORDER_KEYS];
+    for (uint32_t k = threadIdx.x; k < MSM_ORDER_KEYS; k += blockDim.x)
+        h[k] = 0;
+    __syncthreads();
+    for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < nbins; b += gridDim.x * blockDim.x)
+        atomicAdd(&h[msm_order_key(off, b)], 1u);
+    __syncthreads();
+    for (uint32_t k = threadIdx.x; k < MSM_ORDER_KEYS; k += blockDim.x)
+        if (h[k])
+            atomicAdd(&hist[k], h[k]);
+}
+
+/* hist <- its exclusive prefix sums: where each key's bins start. */
+static __global__ void msm_order_starts(uint32_t *hist)
+{
+    uint32_t sum = 0;
+    for (uint32_t k = 0; k < MSM_ORDER_KEYS; k++) {
+        uint32_t c = hist[k];
+        hist[k] = sum;
+        sum += c;
+    }
+}
+
+/* order[next[key]++] = b for every bin, a block reserving its share of each
+ * key at once (next: msm_order_starts' output). */
+static __global__ void __launch_bounds__(MSM_ORDER_THREADS)
+    msm_order_scatter(uint32_t *order, uint32_t *next, const uint32_t *off, uint32_t nbins)
+{
+    __shared__ uint32_t h[MSM_ORDER_KEYS];
+    for (uint32_t c0 = blockIdx.x * blockDim.x; c0 < nbins; c0 += gridDim.x * blockDim.x) {
+        for (uint32_t k = threadIdx.x; k < MSM_ORDER_KEYS; k += blockDim.x)
+            h[k] = 0;
+        __syncthreads();
+        uint32_t b = c0 + threadIdx.x, key = 0, rank = 0;
+        if (b < nbins) {
+            key = msm_order_key(off, b);
+            rank = atomicAdd(&h[key], 1u);
+        }
+        __syncthreads();
+        for (uint32_t k = threadIdx.x; k < MSM_ORDER_KEYS; k += blockDim.x)
+            if (h[k])
+                h[k] = atomicAdd(&next[k], h[k]);
+        __syncthreads();
+        if (b < nbins)
+            order[h[key] + rank] = b;
+        __syncthreads();
+    }
+}
+
 /* A heavy bin (entries [lo, hi) of bin b) made into jobs of at most
  * CUDA_MSM_PIECE entries and one range listing them. */
 static __host__ __device__ __forceinline__ void msm_heavy_jobs(uint32_t lo, uint32_t hi, uint32_t b,

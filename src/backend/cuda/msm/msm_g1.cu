@@ -13,7 +13,7 @@ using namespace cuzk_host;
 #define FT dfp_t
 #define FLD(name) dfp_##name
 /* bins a thread of the batch-affine kernel keeps open (msm_impl.cuh);
- * CUZK_MSM_BA_SLOTS_G1 at build time for experiments, at most 32 */
+ * CUZK_MSM_BA_SLOTS_G1 at build time for experiments, at most 64 */
 #ifdef CUZK_MSM_BA_SLOTS_G1
 #define BA_SLOTS CUZK_MSM_BA_SLOTS_G1
 #else

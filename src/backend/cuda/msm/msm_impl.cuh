@@ -67,11 +67,13 @@ static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sort
 __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
                                          uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
                                          cuda_msm_range_t *heavy, uint32_t *ctl, uint32_t medium,
-                                         uint32_t *med, uint32_t fill)
+                                         uint32_t *med, uint32_t fill, const uint32_t *order)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nbins)
         return;
+    if (order)
+        b = order[b];
     uint32_t lo = off[b], hi = off[b + 1], cnt = hi - lo;
     if (cnt > CUDA_MSM_HEAVY) {
         msm_heavy_jobs(lo, hi, b, jobs, heavy, ctl);
@@ -197,7 +199,7 @@ static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *b
                                               uint32_t *ctl, uint32_t medium, uint32_t *med)
 {
     uint32_t b = msm_lower_bound(off, nbins, s0), b_end = msm_lower_bound(off, nbins, s0 + per);
-    static_assert(BA_SLOTS >= 1 && BA_SLOTS <= 32, "a slot is a bit of `slow`");
+    static_assert(BA_SLOTS >= 1 && BA_SLOTS <= 64, "a slot is a bit of `slow`");
     AFF acc[BA_SLOTS];
     FT pre[BA_SLOTS];
     uint32_t bin[BA_SLOTS], cur[BA_SLOTS], end[BA_SLOTS];
@@ -220,7 +222,7 @@ static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *b
             return;
         /* forward: pre[k] = the product of the earlier slots' denominators;
          * a rare case (infinity, equal x, x = 0) stays out of the product */
-        uint32_t slow = 0;
+        uint64_t slow = 0;
         FT run;
         FLD(set_one)(&run);
         MSM_NO_UNROLL
@@ -230,7 +232,7 @@ static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *b
             FT px = bases[sorted[cur[k]] & 0x7fffffffu].x, d;
             FLD(sub)(&d, &px, &acc[k].x);
             if (FLD(is_zero)(&d) || FLD(is_zero)(&px) || EC(affine_is_inf)(&acc[k])) {
-                slow |= 1u << k;
+                slow |= (uint64_t)1 << k;
                 continue;
             }
             pre[k] = run;
@@ -514,9 +516,25 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
             grid = grid < 4u * (unsigned)p->sms ? grid : 4u * (unsigned)p->sms;
             msm_count_medium<<<grid, 256, 0, s>>>(p->ctl, off, nbins, medium);
         }
+        /* the list by size in buffers free at this point: bin_count (the
+         * histogram's input, scanned already) and cursor (the scatter's) */
+        const uint32_t *order = NULL;
+        if (p->order == CUDA_MSM_ORDER_SIZE && nbins >= MSM_ORDER_MIN) {
+            unsigned grid = (nbins + MSM_ORDER_THREADS - 1) / MSM_ORDER_THREADS;
+            grid = grid < 4u * (unsigned)p->sms ? grid : 4u * (unsigned)p->sms;
+            if ((st = CUDA_CHECK(
+                     cudaMemsetAsync(p->bin_count, 0, MSM_ORDER_KEYS * sizeof(uint32_t), s),
+                     err)) != CUZK_OK)
+                return st;
+            msm_order_hist<<<grid, MSM_ORDER_THREADS, 0, s>>>(p->bin_count, off, nbins);
+            msm_order_starts<<<1, 1, 0, s>>>(p->bin_count);
+            msm_order_scatter<<<grid, MSM_ORDER_THREADS, 0, s>>>(p->cursor, p->bin_count, off,
+                                                                 nbins);
+            order = p->cursor;
+        }
         MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs,
                                                      p->ranges, p->ctl, medium, p->med,
-                                                     p->medium_fill);
+                                                     p->medium_fill, order);
     }
     MK(medium)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, sorted, off, p->med, p->ctl + CTL_MED,
                                                   bases);

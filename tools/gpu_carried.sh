@@ -20,6 +20,9 @@
 #   ab-bins    the light bins' two methods (CUZK_MSM_BINS=xyzz, affine) with
 #              cuzk-$NEW: G2 2^22, 2^24 and G1 2^24, 2^26 random, G1 2^26
 #              witness, two rounds each
+#   ab-order   the XYZZ kernel's bin orders (CUZK_MSM_ORDER=index, size)
+#              with cuzk-$NEW: G1 2^24, 2^26, 2^27 random, G1 2^26 witness,
+#              G2 2^24 random, two rounds each (stop 34's A/B)
 #   ncu-bins   Nsight Compute of the G1 2^22 light-bins kernel with both
 #              methods (cuzk-$NEW): time, warp instructions, active lanes
 #              per warp, occupancy (what explained the first batch-affine
@@ -38,7 +41,8 @@
 #   filecoin   cuzk bench filecoin at FIL_SIZE (default 32GiB) on sparse-
 #              sealed inputs: WinningPoSt latency, PoRep resident and at
 #              a 16 GiB budget, WindowPoSt (FIL_KINDS picks; the headline
-#              benchmark of issue 20), with nvidia-smi samples
+#              benchmark of issue 20; FIL_WP_INFLIGHT proofs in flight,
+#              default 2), with nvidia-smi samples
 #   mixed      issue 21's mixed load: cuzk bench filecoin --kind porep at
 #              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
 #              WinningPoSt every MIX_EVERY seconds (default "30,2": the
@@ -158,6 +162,20 @@ ab_bins() {
             CUZK_MSM_BINS=$m "$new" bench msm --device cuda --g2 --log 22 --log 24 --repeats 5 &&
                 CUZK_MSM_BINS=$m "$new" bench msm --device cuda --log 24 --log 26 --repeats 5 &&
                 CUZK_MSM_BINS=$m "$new" bench msm --device cuda --scalars witness --log 26 \
+                    --repeats 5 || return 1
+        done
+    done
+}
+
+ab_order() {
+    local r o
+    for r in 1 2; do
+        for o in index size; do
+            echo "-- CUZK_MSM_ORDER=$o"
+            CUZK_MSM_ORDER=$o "$new" bench msm --device cuda --log 24 --log 26 --log 27 \
+                --repeats 5 &&
+                CUZK_MSM_ORDER=$o "$new" bench msm --device cuda --g2 --log 24 --repeats 5 &&
+                CUZK_MSM_ORDER=$o "$new" bench msm --device cuda --scalars witness --log 26 \
                     --repeats 5 || return 1
         done
     done
@@ -288,7 +306,7 @@ filecoin() {
         porep-16g) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
             --proofs "$n" --vram-budget 16GiB || rc=1 ;; # one worker: two get 8 GiB each
         window-post) "$new" bench filecoin --kind window-post --sector-size "$size" \
-            --device cuda --proofs "$n" --workers 2 || rc=1 ;;
+            --device cuda --proofs "$n" --workers 2 --in-flight "${FIL_WP_INFLIGHT:-2}" || rc=1 ;;
         *) echo "filecoin: unknown kind $k"; rc=1 ;;
         esac
     done
@@ -417,6 +435,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     ab-wit) run_step ab-wit 300 ab_wit ;;
     msm) run_step msm 240 msm ;;
     ab-bins) run_step ab-bins 420 ab_bins ;;
+    ab-order) run_step ab-order 300 ab_order ;;
     ncu-bins) run_step ncu-bins 240 ncu_bins ;;
     wit-ab) run_step wit-ab 400 wit_ab ;;
     ntt) run_step ntt 120 ntt ;;

@@ -305,6 +305,34 @@ static void test_order_modes(void **state)
     unsetenv("CUZK_MSM_ORDER");
 }
 
+/* Both segment counts of the bucket reduction (CUZK_MSM_SEGS): a wave's
+ * worth leaves windows with segments of unequal length, the last one
+ * shorter or empty. A bad value is an error that names it. */
+static void test_segs_modes(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t g1_sizes[] = {31, 1000, (1u << 16) + 7, (1u << 18) + 3};
+    static const size_t g2_sizes[] = {1000, (1u << 16) + 1};
+    static const char *modes[] = {"wave", "pow2"};
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(setenv("CUZK_MSM_SEGS", modes[m], 1), 0);
+        sweep(0, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes);
+        sweep(1, g2_sizes, sizeof g2_sizes / sizeof *g2_sizes);
+        printf("  CUZK_MSM_SEGS=%s: every case equal to the CPU\n", modes[m]);
+    }
+    assert_int_equal(setenv("CUZK_MSM_SEGS", "bogus", 1), 0);
+    g1_jac_t o;
+    fr_t s = FR_ONE;
+    g1_affine_t p = G1_GENERATOR;
+    msm_bases_t b = {&p, MSM_BASES_AFFINE};
+    cuzk_error_t err = {0};
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "CUZK_MSM_SEGS=bogus"));
+    unsetenv("CUZK_MSM_SEGS");
+}
+
 /* ---- the batch-affine kernel alone ---------------------------------------- */
 
 /* Bins of every kind over nb bases: empty, one point, short and long
@@ -499,7 +527,7 @@ int main(void)
         cmocka_unit_test(test_args),       cmocka_unit_test(test_g1),
         cmocka_unit_test(test_g2),         cmocka_unit_test(test_medium_threads),
         cmocka_unit_test(test_bins_modes), cmocka_unit_test(test_order_modes),
-        cmocka_unit_test(test_bins_check),
+        cmocka_unit_test(test_segs_modes), cmocka_unit_test(test_bins_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,9 +20,11 @@
 #   ab-bins    the light bins' two methods (CUZK_MSM_BINS=xyzz, affine) with
 #              cuzk-$NEW: G2 2^22, 2^24 and G1 2^24, 2^26 random, G1 2^26
 #              witness, two rounds each
-#   ab-order   the XYZZ kernel's bin orders (CUZK_MSM_ORDER=index, size)
-#              with cuzk-$NEW: G1 2^24, 2^26, 2^27 random, G1 2^26 witness,
-#              G2 2^24 random, two rounds each (stop 34's A/B)
+#   ab-env     one binary (cuzk-$NEW) under each value of an environment
+#              knob: AB_VAR (default CUZK_MSM_ORDER) = each of AB_VALUES
+#              (default "index size"; e.g. AB_VAR=CUZK_MSM_SEGS
+#              AB_VALUES="pow2 wave"): G1 2^22, 2^24, 2^26, 2^27 random,
+#              G1 2^26 witness, G2 2^24 random, two rounds each
 #   ncu-bins   Nsight Compute of the G1 2^22 light-bins kernel with both
 #              methods (cuzk-$NEW): time, warp instructions, active lanes
 #              per warp, occupancy (what explained the first batch-affine
@@ -167,15 +169,15 @@ ab_bins() {
     done
 }
 
-ab_order() {
-    local r o
+ab_env() {
+    local r v var=${AB_VAR:-CUZK_MSM_ORDER}
     for r in 1 2; do
-        for o in index size; do
-            echo "-- CUZK_MSM_ORDER=$o"
-            CUZK_MSM_ORDER=$o "$new" bench msm --device cuda --log 24 --log 26 --log 27 \
+        for v in ${AB_VALUES:-index size}; do
+            echo "-- $var=$v"
+            env "$var=$v" "$new" bench msm --device cuda --log 22 --log 24 --log 26 --log 27 \
                 --repeats 5 &&
-                CUZK_MSM_ORDER=$o "$new" bench msm --device cuda --g2 --log 24 --repeats 5 &&
-                CUZK_MSM_ORDER=$o "$new" bench msm --device cuda --scalars witness --log 26 \
+                env "$var=$v" "$new" bench msm --device cuda --g2 --log 24 --repeats 5 &&
+                env "$var=$v" "$new" bench msm --device cuda --scalars witness --log 26 \
                     --repeats 5 || return 1
         done
     done
@@ -435,7 +437,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     ab-wit) run_step ab-wit 300 ab_wit ;;
     msm) run_step msm 240 msm ;;
     ab-bins) run_step ab-bins 420 ab_bins ;;
-    ab-order) run_step ab-order 300 ab_order ;;
+    ab-env) run_step ab-env 360 ab_env ;;
     ncu-bins) run_step ncu-bins 240 ncu_bins ;;
     wit-ab) run_step wit-ab 400 wit_ab ;;
     ntt) run_step ntt 120 ntt ;;

@@ -219,6 +219,22 @@ static cuzk_status order_mode(cuda_msm_order *out, cuzk_error_t *err)
     return CUZK_OK;
 }
 
+/* The reduction's segments: CUZK_MSM_SEGS (pow2 or wave), else the default. */
+static cuzk_status segs_mode(cuda_msm_segs *out, cuzk_error_t *err)
+{
+    const char *e = getenv("CUZK_MSM_SEGS");
+    *out = CUDA_MSM_SEGS_DEFAULT;
+    if (!e || !*e)
+        return CUZK_OK;
+    if (!strcmp(e, "pow2"))
+        *out = CUDA_MSM_SEGS_POW2;
+    else if (!strcmp(e, "wave"))
+        *out = CUDA_MSM_SEGS_WAVE;
+    else
+        return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_MSM_SEGS=%s: expected pow2 or wave", e);
+    return CUZK_OK;
+}
+
 cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
                                size_t scratch_limit, cuzk_error_t *err)
 {
@@ -234,6 +250,8 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     cuzk_status st = bins_mode(&p->bins, curve, err);
     if (st == CUZK_OK)
         st = order_mode(&p->order, err);
+    if (st == CUZK_OK)
+        st = segs_mode(&p->seg_mode, err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)

@@ -64,6 +64,15 @@ typedef enum cuda_msm_bins { CUDA_MSM_BINS_XYZZ = 0, CUDA_MSM_BINS_AFFINE = 1 } 
 typedef enum cuda_msm_order { CUDA_MSM_ORDER_INDEX = 0, CUDA_MSM_ORDER_SIZE = 1 } cuda_msm_order;
 #define CUDA_MSM_ORDER_DEFAULT CUDA_MSM_ORDER_SIZE
 
+/* How many segments a window's buckets are reduced in: the largest power
+ * of two that fits CUDA_MSM_SEGS, or as many as the segments kernel holds
+ * resident at once (one wave; the last segment shorter). The reduction's
+ * threads are all equal, so a second wave of a few of them costs as much
+ * as the first (13 G1 windows at 2^24: 1.05 waves). CUZK_MSM_SEGS=pow2|wave
+ * picks one for a plan. */
+typedef enum cuda_msm_segs { CUDA_MSM_SEGS_POW2 = 0, CUDA_MSM_SEGS_WAVE = 1 } cuda_msm_segs;
+#define CUDA_MSM_SEGS_DEFAULT CUDA_MSM_SEGS_POW2
+
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {
     uint32_t first, count;
@@ -96,6 +105,8 @@ typedef struct cuda_msm_plan {
     uint32_t medium_fill;    /* medium bins from which a thread each sums them */
     cuda_msm_bins bins;      /* how light bins are summed */
     cuda_msm_order order;    /* which light bin an XYZZ thread takes */
+    cuda_msm_segs seg_mode;  /* how many reduction segments a window gets */
+    uint32_t seg_wave;       /* segments-kernel threads resident at once (0: not asked yet) */
     cuda_msm_trace_t *trace; /* CUZK_MSM_TRACE, else NULL */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */

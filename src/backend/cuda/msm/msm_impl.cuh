@@ -442,23 +442,25 @@ static __device__ void MK(mul_small)(XYZZ *out, const XYZZ *p, uint32_t k)
 
 /* Bucket reduction: thread (w, s) returns sum over its segment of buckets
  * of weight * bucket, weight = index in the window + 1, by running sums
- * from the top (2 additions per bucket), then adds lo * (segment sum). */
+ * from the top (2 additions per bucket), then adds lo * (segment sum).
+ * Segments of ceil(nb / segs) buckets, the last one shorter (or empty). */
 __global__ void MK(segments)(XYZZ *out, const XYZZ *buckets, uint32_t group, uint32_t nb,
                              uint32_t segs)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= group * segs)
         return;
-    uint32_t w = t / segs, s = t % segs, len = nb / segs, lo = s * len;
+    uint32_t w = t / segs, s = t % segs, len = (nb + segs - 1) / segs;
+    uint32_t lo = s * len < nb ? s * len : nb, hi = nb - lo > len ? lo + len : nb;
     const XYZZ *b = buckets + (size_t)w * nb;
     XYZZ run, acc;
     EC(xyzz_set_inf)(&run);
     EC(xyzz_set_inf)(&acc);
-    for (uint32_t i = lo + len; i-- > lo;) {
+    for (uint32_t i = hi; i-- > lo;) {
         MK(add)(&run, &run, &b[i]);
         MK(add)(&acc, &acc, &run);
     }
-    if (lo) {
+    if (lo && lo < hi) {
         XYZZ t2;
         MK(mul_small)(&t2, &run, lo);
         MK(add)(&acc, &acc, &t2);
@@ -545,6 +547,27 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
     return CUDA_CHECK(cudaGetLastError(), err);
 }
 
+/* The reduction segments of each of g windows of nb buckets (see
+ * cuda_msm_segs): at most CUDA_MSM_SEGS in all, at most nb each. */
+static uint32_t MK(segs_for)(cuda_msm_plan_t *p, const cuda_msm_shape_t *sh, unsigned g,
+                             uint32_t nb)
+{
+    if (p->seg_mode != CUDA_MSM_SEGS_WAVE)
+        return sh->segs;
+    if (!p->seg_wave) {
+        int blocks = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, MK(segments), 128, 0) !=
+                cudaSuccess ||
+            blocks < 1)
+            blocks = 1;
+        p->seg_wave = (uint32_t)blocks * 128u * (uint32_t)(p->sms > 0 ? p->sms : 1);
+    }
+    uint32_t segs = p->seg_wave / g, cap = CUDA_MSM_SEGS / g;
+    segs = segs < cap ? segs : cap;
+    segs = segs < nb ? segs : nb;
+    return segs ? segs : 1;
+}
+
 static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, const dfr_t *scalars,
                            size_t n, cudaStream_t s, cuzk_error_t *err)
 {
@@ -617,10 +640,10 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
                                (uint64_t)n_full * g, bases, medium, s, err)) != CUZK_OK)
             return st;
         cuda_msm_trace_mark(p->trace, MSM_PH_BINS, s);
-        uint32_t nseg = g * sh.segs;
+        uint32_t segs = MK(segs_for)(p, &sh, g, nb), nseg = g * segs;
         MK(segments)<<<(nseg + 127) / 128, 128, 0, s>>>((XYZZ *)p->segs, (const XYZZ *)p->buckets,
-                                                        g, nb, sh.segs);
-        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, p->ctl + CTL_RANGES, g, sh.segs, w0);
+                                                        g, nb, segs);
+        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, p->ctl + CTL_RANGES, g, segs, w0);
         MK(ranges)<<<g, RED_THREADS, 0, s>>>(wins, (const XYZZ *)p->segs, p->ranges,
                                              p->ctl + CTL_RANGES);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)

@@ -548,7 +548,10 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
 }
 
 /* The reduction segments of each of g windows of nb buckets (see
- * cuda_msm_segs): at most CUDA_MSM_SEGS in all, at most nb each. */
+ * cuda_msm_segs): at most CUDA_MSM_SEGS in all, at most nb each, and in
+ * wave mode at most 64 a thread of the block that sums a window's segments
+ * (MK(ranges)): a group of one window would give that block a chain of
+ * ~400 additions. */
 static uint32_t MK(segs_for)(cuda_msm_plan_t *p, const cuda_msm_shape_t *sh, unsigned g,
                              uint32_t nb)
 {
@@ -564,6 +567,7 @@ static uint32_t MK(segs_for)(cuda_msm_plan_t *p, const cuda_msm_shape_t *sh, uns
     }
     uint32_t segs = p->seg_wave / g, cap = CUDA_MSM_SEGS / g;
     segs = segs < cap ? segs : cap;
+    segs = segs < 64u * RED_THREADS ? segs : 64u * RED_THREADS;
     segs = segs < nb ? segs : nb;
     return segs ? segs : 1;
 }

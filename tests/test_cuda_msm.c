@@ -237,6 +237,23 @@ static void test_medium_threads(void **state)
     unsetenv("CUZK_MSM_MEDIUM_FILL");
 }
 
+/* A plan knob set to a value it does not know: the MSM fails with an
+ * error that names the variable and the value. */
+static void expect_bad_env(const char *var)
+{
+    assert_int_equal(setenv(var, "bogus", 1), 0);
+    g1_jac_t o;
+    fr_t s = FR_ONE;
+    g1_affine_t p = G1_GENERATOR;
+    msm_bases_t b = {&p, MSM_BASES_AFFINE};
+    cuzk_error_t err = {0};
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
+    char want[64];
+    snprintf(want, sizeof want, "%s=bogus", var);
+    assert_non_null(strstr(err.msg, want));
+    unsetenv(var);
+}
+
 /* Both ways of summing the light bins (CUZK_MSM_BINS), whichever is the
  * default: the batch-affine one meets equal x (doublings, P + -P) and
  * infinity inside its batches with repeated bases and scalars. A bad value
@@ -261,15 +278,7 @@ static void test_bins_modes(void **state)
         }
         printf("  CUZK_MSM_BINS=%s: every case equal to the CPU\n", modes[m]);
     }
-    assert_int_equal(setenv("CUZK_MSM_BINS", "bogus", 1), 0);
-    g1_jac_t o;
-    fr_t s = FR_ONE;
-    g1_affine_t p = G1_GENERATOR;
-    msm_bases_t b = {&p, MSM_BASES_AFFINE};
-    cuzk_error_t err = {0};
-    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
-    assert_non_null(strstr(err.msg, "CUZK_MSM_BINS=bogus"));
-    unsetenv("CUZK_MSM_BINS");
+    expect_bad_env("CUZK_MSM_BINS");
 }
 
 /* Both orders of the XYZZ kernel's bins (CUZK_MSM_ORDER): by size needs
@@ -294,15 +303,7 @@ static void test_order_modes(void **state)
         printf("  CUZK_MSM_ORDER=%s: every case equal to the CPU\n", modes[m]);
     }
     unsetenv("CUZK_MSM_BINS");
-    assert_int_equal(setenv("CUZK_MSM_ORDER", "bogus", 1), 0);
-    g1_jac_t o;
-    fr_t s = FR_ONE;
-    g1_affine_t p = G1_GENERATOR;
-    msm_bases_t b = {&p, MSM_BASES_AFFINE};
-    cuzk_error_t err = {0};
-    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
-    assert_non_null(strstr(err.msg, "CUZK_MSM_ORDER=bogus"));
-    unsetenv("CUZK_MSM_ORDER");
+    expect_bad_env("CUZK_MSM_ORDER");
 }
 
 /* Both segment counts of the bucket reduction (CUZK_MSM_SEGS): a wave's
@@ -322,15 +323,7 @@ static void test_segs_modes(void **state)
         sweep(1, g2_sizes, sizeof g2_sizes / sizeof *g2_sizes);
         printf("  CUZK_MSM_SEGS=%s: every case equal to the CPU\n", modes[m]);
     }
-    assert_int_equal(setenv("CUZK_MSM_SEGS", "bogus", 1), 0);
-    g1_jac_t o;
-    fr_t s = FR_ONE;
-    g1_affine_t p = G1_GENERATOR;
-    msm_bases_t b = {&p, MSM_BASES_AFFINE};
-    cuzk_error_t err = {0};
-    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
-    assert_non_null(strstr(err.msg, "CUZK_MSM_SEGS=bogus"));
-    unsetenv("CUZK_MSM_SEGS");
+    expect_bad_env("CUZK_MSM_SEGS");
 }
 
 /* ---- the batch-affine kernel alone ---------------------------------------- */

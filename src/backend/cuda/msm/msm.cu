@@ -186,52 +186,43 @@ static uint32_t medium_fill(int sms)
     return CUDA_MSM_MEDIUM_FILL * (uint32_t)(sms > 0 ? sms : 1);
 }
 
-/* The light bins' method: CUZK_MSM_BINS (xyzz or affine), else the
- * curve's default. */
-static cuzk_status bins_mode(cuda_msm_bins *out, cuda_curve curve, cuzk_error_t *err)
+/* A two-way plan knob from the environment: var = zero (0) or one (1),
+ * else def when unset or empty; any other value is an error naming it.
+ * CUZK_MSM_BINS (xyzz, affine), CUZK_MSM_ORDER (index, size) and
+ * CUZK_MSM_SEGS (pow2, wave), each enum's values in that order. */
+static cuzk_status env_choice(int *out, const char *var, const char *zero, const char *one, int def,
+                              cuzk_error_t *err)
 {
-    const char *e = getenv("CUZK_MSM_BINS");
-    *out = curve == CUDA_CURVE_G1 ? CUDA_MSM_BINS_DEFAULT_G1 : CUDA_MSM_BINS_DEFAULT_G2;
+    const char *e = getenv(var);
+    *out = def;
     if (!e || !*e)
         return CUZK_OK;
-    if (!strcmp(e, "xyzz"))
-        *out = CUDA_MSM_BINS_XYZZ;
-    else if (!strcmp(e, "affine"))
-        *out = CUDA_MSM_BINS_AFFINE;
+    if (!strcmp(e, zero))
+        *out = 0;
+    else if (!strcmp(e, one))
+        *out = 1;
     else
-        return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_MSM_BINS=%s: expected xyzz or affine", e);
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s=%s: expected %s or %s", var, e, zero, one);
     return CUZK_OK;
 }
 
-/* The light bins' order: CUZK_MSM_ORDER (index or size), else the default. */
-static cuzk_status order_mode(cuda_msm_order *out, cuzk_error_t *err)
+/* The plan's knobs: the light bins' method (each curve's default), their
+ * order, the reduction's segments. */
+static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t *err)
 {
-    const char *e = getenv("CUZK_MSM_ORDER");
-    *out = CUDA_MSM_ORDER_DEFAULT;
-    if (!e || !*e)
-        return CUZK_OK;
-    if (!strcmp(e, "index"))
-        *out = CUDA_MSM_ORDER_INDEX;
-    else if (!strcmp(e, "size"))
-        *out = CUDA_MSM_ORDER_SIZE;
-    else
-        return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_MSM_ORDER=%s: expected index or size", e);
-    return CUZK_OK;
-}
-
-/* The reduction's segments: CUZK_MSM_SEGS (pow2 or wave), else the default. */
-static cuzk_status segs_mode(cuda_msm_segs *out, cuzk_error_t *err)
-{
-    const char *e = getenv("CUZK_MSM_SEGS");
-    *out = CUDA_MSM_SEGS_DEFAULT;
-    if (!e || !*e)
-        return CUZK_OK;
-    if (!strcmp(e, "pow2"))
-        *out = CUDA_MSM_SEGS_POW2;
-    else if (!strcmp(e, "wave"))
-        *out = CUDA_MSM_SEGS_WAVE;
-    else
-        return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_MSM_SEGS=%s: expected pow2 or wave", e);
+    int bins, order, segs;
+    cuzk_status st = env_choice(
+        &bins, "CUZK_MSM_BINS", "xyzz", "affine",
+        curve == CUDA_CURVE_G1 ? CUDA_MSM_BINS_DEFAULT_G1 : CUDA_MSM_BINS_DEFAULT_G2, err);
+    if (st == CUZK_OK)
+        st = env_choice(&order, "CUZK_MSM_ORDER", "index", "size", CUDA_MSM_ORDER_DEFAULT, err);
+    if (st == CUZK_OK)
+        st = env_choice(&segs, "CUZK_MSM_SEGS", "pow2", "wave", CUDA_MSM_SEGS_DEFAULT, err);
+    if (st != CUZK_OK)
+        return st;
+    p->bins = bins ? CUDA_MSM_BINS_AFFINE : CUDA_MSM_BINS_XYZZ;
+    p->order = order ? CUDA_MSM_ORDER_SIZE : CUDA_MSM_ORDER_INDEX;
+    p->seg_mode = segs ? CUDA_MSM_SEGS_WAVE : CUDA_MSM_SEGS_POW2;
     return CUZK_OK;
 }
 
@@ -247,11 +238,7 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     p->scratch_limit = scratch_limit;
     plan_shape(p);
     int dev = 0;
-    cuzk_status st = bins_mode(&p->bins, curve, err);
-    if (st == CUZK_OK)
-        st = order_mode(&p->order, err);
-    if (st == CUZK_OK)
-        st = segs_mode(&p->seg_mode, err);
+    cuzk_status st = plan_modes(p, curve, err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)

@@ -68,10 +68,11 @@ typedef enum cuda_msm_order { CUDA_MSM_ORDER_INDEX = 0, CUDA_MSM_ORDER_SIZE = 1 
  * of two that fits CUDA_MSM_SEGS, or as many as the segments kernel holds
  * resident at once (one wave; the last segment shorter). The reduction's
  * threads are all equal, so a second wave of a few of them costs as much
- * as the first (13 G1 windows at 2^24: 1.05 waves). CUZK_MSM_SEGS=pow2|wave
- * picks one for a plan. */
+ * as the first (13 G1 windows at 2^24: 1.05 waves). One wave: G2 2^24 -2.8%,
+ * G1 2^24 -1.4%, the reduction at G1 2^27 -11% (H100 and H200, stop 35).
+ * CUZK_MSM_SEGS=pow2|wave picks one for a plan. */
 typedef enum cuda_msm_segs { CUDA_MSM_SEGS_POW2 = 0, CUDA_MSM_SEGS_WAVE = 1 } cuda_msm_segs;
-#define CUDA_MSM_SEGS_DEFAULT CUDA_MSM_SEGS_POW2
+#define CUDA_MSM_SEGS_DEFAULT CUDA_MSM_SEGS_WAVE
 
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {

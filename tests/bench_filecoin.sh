@@ -61,7 +61,7 @@ expect2() {
 }
 
 run "window-post 2KiB, 3 proofs" \
-    "j['kind'] == 'window-post' and j['partitions'] == 1 and j['proofs'] == 3 and j['sectors'] == 2" \
+    "j['kind'] == 'window-post' and j['partitions'] == 1 and j['proofs'] == 3 and j['sectors'] == 2 and j['steady'] is False" \
     --kind window-post --sector-size 2KiB --proofs 3
 run "window-post 2KiB, 2 partitions of distinct sectors, 2 in flight, circuit cache" \
     "j['partitions'] == 2 and j['real_partitions'] == 2 and j['sectors'] == 4 and j['circuit'] == 'recorded'" \
@@ -76,7 +76,7 @@ run "window-post 2KiB from the circuit cache" "j['circuit'] == 'cached'" \
 run "snap-deals-poseidon 2KiB" "j['kind'] == 'snap-deals-poseidon' and j['public_inputs'] == 4" \
     --kind snap-deals-poseidon --sector-size 2KiB --proofs 2
 run "winning-post 2KiB" \
-    "j['kind'] == 'winning-post' and j['partitions'] == 1 and j['sectors'] == 1" \
+    "j['kind'] == 'winning-post' and j['partitions'] == 1 and j['sectors'] == 1 and j['steady'] is True" \
     --kind winning-post --sector-size 2KiB --proofs 2 --in-flight 1
 if [ "${CUZK_BENCH_FIL_POREP:-1}" != 0 ]; then
     run "porep 2KiB" \

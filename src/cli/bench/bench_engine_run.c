@@ -617,6 +617,12 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
     o->first_s = (double)(first - submit0) * 1e-9;
     o->wall_s = (double)(last - submit0) * 1e-9;
     o->s_per_proof = N > 1 ? (double)(last - first) * 1e-9 / (N - 1) : o->first_s;
+    o->steady = N > 1 && N >= 2 * B->in_flight;
+    if (!o->steady && N > 1)
+        fprintf(stderr,
+                "cuzk %s: %d proofs with %d in flight: s/proof is the spread of proofs that "
+                "started together, not a steady rate (take --proofs %d or more)\n",
+                B->cmd, N, B->in_flight, 2 * B->in_flight);
     sum_steady(o, per, done, N);
     scale_timings(o, (double)(N > 1 ? N - 1 : 1) * P, N > 1 ? N - 1 : 1);
     measure(o, &rec, e, dctx, keys_dev_bytes(B, k), D, N > 1 ? first : submit0, last);
@@ -654,17 +660,18 @@ void bench_run_json(FILE *f, const bench_run_out_t *o, int devices)
         snprintf(busy + at, sizeof busy - at, "%s%.3f", d ? "," : "", o->busy_dev[d]);
     }
     strcat(busy, "]");
-    fprintf(f,
-            "\"s_per_proof\":%.4f,\"first_proof_s\":%.4f,\"wall_s\":%.3f,\"stage_ms\":{"
-            "\"witness\":%.2f,\"admit\":%.2f,\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,"
-            "\"msm_b\":%.2f,\"msm_l\":%.2f,\"msm_h\":%.2f,\"prove\":%.2f},"
-            "\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,\"gpu_busy_per_device\":%s,"
-            "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
-            "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,",
-            o->s_per_proof, o->first_s, o->wall_s, o->witness, o->admit, o->upload, o->h, o->msm_a,
-            o->msm_b, o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy, busy, o->streamed,
-            o->rss_gib, o->vram_ledger_gib, o->vram_used_gib, o->pool_gib,
-            o->pinned ? "true" : "false");
+    fprintf(
+        f,
+        "\"s_per_proof\":%.4f,\"steady\":%s,\"first_proof_s\":%.4f,\"wall_s\":%.3f,\"stage_ms\":{"
+        "\"witness\":%.2f,\"admit\":%.2f,\"upload\":%.2f,\"h\":%.2f,\"msm_a\":%.2f,"
+        "\"msm_b\":%.2f,\"msm_l\":%.2f,\"msm_h\":%.2f,\"prove\":%.2f},"
+        "\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,\"gpu_busy_per_device\":%s,"
+        "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
+        "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,",
+        o->s_per_proof, o->steady ? "true" : "false", o->first_s, o->wall_s, o->witness, o->admit,
+        o->upload, o->h, o->msm_a, o->msm_b, o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy,
+        busy, o->streamed, o->rss_gib, o->vram_ledger_gib, o->vram_used_gib, o->pool_gib,
+        o->pinned ? "true" : "false");
 }
 
 void bench_run_table(FILE *f, const bench_run_out_t *o, int devices)
@@ -674,7 +681,8 @@ void bench_run_table(FILE *f, const bench_run_out_t *o, int devices)
         size_t pt = strlen(pct);
         snprintf(pct + pt, sizeof pct - pt, " %.0f%%", o->busy_dev[d] * 100);
     }
-    fprintf(f, "  s/proof (steady)  %8.3f     first proof %8.3f s\n", o->s_per_proof, o->first_s);
+    fprintf(f, "  s/proof (%s)  %8.3f     first proof %8.3f s\n", o->steady ? "steady" : "spread",
+            o->s_per_proof, o->first_s);
     fprintf(f,
             "  per partition ms: witness %.1f  upload %.1f  H %.1f  A %.1f  B %.1f  L %.1f  "
             "H-MSM %.1f  prove %.1f (admit wait %.1f)\n",

@@ -60,11 +60,11 @@ expect2() {
     fi
 }
 
-run "window-post 2KiB, 3 proofs" \
+run "window-post 2KiB, 3 proofs on 2 workers (a spread, not a rate)" \
     "j['kind'] == 'window-post' and j['partitions'] == 1 and j['proofs'] == 3 and j['sectors'] == 2 and j['steady'] is False" \
-    --kind window-post --sector-size 2KiB --proofs 3
+    --kind window-post --sector-size 2KiB --proofs 3 --workers 2
 run "window-post 2KiB, 2 partitions of distinct sectors, 2 in flight, circuit cache" \
-    "j['partitions'] == 2 and j['real_partitions'] == 2 and j['sectors'] == 4 and j['circuit'] == 'recorded'" \
+    "j['partitions'] == 2 and j['real_partitions'] == 2 and j['sectors'] == 4 and j['circuit'] == 'recorded' and j['steady'] is True" \
     --kind window-post --sector-size 2KiB --partitions 2 --proofs 2 --in-flight 2 \
     --circuit-cache "$work" --events "$work/events.jsonl"
 if ! ls "$work"/*.cuzk-r1.ccs >/dev/null 2>&1 || ! [ -s "$work/events.jsonl" ]; then

@@ -119,9 +119,10 @@ typedef struct bench_run_cfg {
 /* What the steady proofs' partitions took on average (ms), and more. */
 typedef struct bench_run_out {
     double s_per_proof, first_s, wall_s;
-    /* s_per_proof is a rate: at least 2 proofs and twice as many as in
-     * flight (the first ones start together, and the spread of a few
-     * completions is not a rate) */
+    /* s_per_proof is a rate: at least 2 proofs, and twice as many as in
+     * flight unless a proof has a partition for every worker (the first
+     * ones start together, and the spread of a few completions is not a
+     * rate) */
     int steady;
     double latency_s; /* submit to verified, the steady proofs' mean */
     double witness, upload, h, msm_a, msm_b, msm_l, msm_h, prove, admit; /* ms per partition */

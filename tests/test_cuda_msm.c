@@ -281,10 +281,30 @@ static void test_bins_modes(void **state)
     expect_bad_env("CUZK_MSM_BINS");
 }
 
+/* sweep() at these sizes under each value of a two-way plan knob (the
+ * one under test first), with `repeated`: repeated scalars on repeated
+ * and on +- bases too (2^16 points: heavy bins). Then a bad value is an
+ * error that names the knob, which is left unset. */
+static void sweep_modes(const char *var, const char *const modes[2], const size_t *g1, size_t n1,
+                        const size_t *g2, size_t n2, int repeated)
+{
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(setenv(var, modes[m], 1), 0);
+        sweep(0, g1, n1);
+        sweep(1, g2, n2);
+        if (repeated) {
+            check_one(0, (1u << 16) + 7, S_REPEATED, B_REPEATED, MSM_BASES_AFFINE);
+            check_one(1, (1u << 16) + 1, S_REPEATED, B_PLUS_MINUS, MSM_BASES_AFFINE);
+        }
+        printf("  %s=%s: every case equal to the CPU\n", var, modes[m]);
+    }
+    expect_bad_env(var);
+}
+
 /* Both orders of the XYZZ kernel's bins (CUZK_MSM_ORDER): by size needs
  * 4096 bins or more in a group (2^16 points: c = 13, 4096 a window), with
  * every scalar kind (repeated scalars crowd a few bins: medium and heavy
- * ones in the list too). A bad value is an error that names it. */
+ * ones in the list too). */
 static void test_order_modes(void **state)
 {
     (void)state;
@@ -292,23 +312,16 @@ static void test_order_modes(void **state)
         return;
     static const size_t g1_sizes[] = {1000, (1u << 16) + 7, (1u << 18) + 3};
     static const size_t g2_sizes[] = {(1u << 16) + 1};
-    static const char *modes[] = {"size", "index"};
+    static const char *const modes[] = {"size", "index"};
     assert_int_equal(setenv("CUZK_MSM_BINS", "xyzz", 1), 0);
-    for (int m = 0; m < 2; m++) {
-        assert_int_equal(setenv("CUZK_MSM_ORDER", modes[m], 1), 0);
-        sweep(0, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes);
-        sweep(1, g2_sizes, sizeof g2_sizes / sizeof *g2_sizes);
-        check_one(0, (1u << 16) + 7, S_REPEATED, B_REPEATED, MSM_BASES_AFFINE);
-        check_one(1, (1u << 16) + 1, S_REPEATED, B_PLUS_MINUS, MSM_BASES_AFFINE);
-        printf("  CUZK_MSM_ORDER=%s: every case equal to the CPU\n", modes[m]);
-    }
+    sweep_modes("CUZK_MSM_ORDER", modes, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes, g2_sizes,
+                sizeof g2_sizes / sizeof *g2_sizes, 1);
     unsetenv("CUZK_MSM_BINS");
-    expect_bad_env("CUZK_MSM_ORDER");
 }
 
 /* Both segment counts of the bucket reduction (CUZK_MSM_SEGS): a wave's
  * worth leaves windows with segments of unequal length, the last one
- * shorter or empty. A bad value is an error that names it. */
+ * shorter or empty. */
 static void test_segs_modes(void **state)
 {
     (void)state;
@@ -316,14 +329,24 @@ static void test_segs_modes(void **state)
         return;
     static const size_t g1_sizes[] = {31, 1000, (1u << 16) + 7, (1u << 18) + 3};
     static const size_t g2_sizes[] = {1000, (1u << 16) + 1};
-    static const char *modes[] = {"wave", "pow2"};
-    for (int m = 0; m < 2; m++) {
-        assert_int_equal(setenv("CUZK_MSM_SEGS", modes[m], 1), 0);
-        sweep(0, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes);
-        sweep(1, g2_sizes, sizeof g2_sizes / sizeof *g2_sizes);
-        printf("  CUZK_MSM_SEGS=%s: every case equal to the CPU\n", modes[m]);
-    }
-    expect_bad_env("CUZK_MSM_SEGS");
+    static const char *const modes[] = {"pow2", "wave"};
+    sweep_modes("CUZK_MSM_SEGS", modes, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes, g2_sizes,
+                sizeof g2_sizes / sizeof *g2_sizes, 0);
+}
+
+/* Both ways of putting entries in bin order (CUZK_MSM_SCATTER): the radix
+ * sort gives each bin its entries in scalar order, the atomics in any;
+ * zero digits (small scalars) sort past the last bin. */
+static void test_scatter_modes(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t g1_sizes[] = {1, 31, 1000, (1u << 16) + 7, (1u << 18) + 3};
+    static const size_t g2_sizes[] = {1000, (1u << 16) + 1};
+    static const char *const modes[] = {"sort", "atomic"};
+    sweep_modes("CUZK_MSM_SCATTER", modes, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes, g2_sizes,
+                sizeof g2_sizes / sizeof *g2_sizes, 1);
 }
 
 /* ---- the batch-affine kernel alone ---------------------------------------- */
@@ -520,7 +543,8 @@ int main(void)
         cmocka_unit_test(test_args),       cmocka_unit_test(test_g1),
         cmocka_unit_test(test_g2),         cmocka_unit_test(test_medium_threads),
         cmocka_unit_test(test_bins_modes), cmocka_unit_test(test_order_modes),
-        cmocka_unit_test(test_segs_modes), cmocka_unit_test(test_bins_check),
+        cmocka_unit_test(test_segs_modes), cmocka_unit_test(test_scatter_modes),
+        cmocka_unit_test(test_bins_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cub/device/device_radix_sort.cuh>
+
 #include "backend/cuda/host_pin.cuh"
 #include "backend/cuda/msm/msm_common.cuh"
 
@@ -118,10 +120,32 @@ static int plan_table(plan_buf_t *t, cuda_msm_plan_t *p)
     t[k++] = {(void **)&p->ranges, nranges * sizeof(cuda_msm_range_t)};
     t[k++] = {(void **)&p->med, (bins + 1) * sizeof(uint32_t)};
     t[k++] = {(void **)&p->ctl, CTL_N * sizeof(uint32_t)};
+    if (p->scatter == CUDA_MSM_SCATTER_SORT) {
+        t[k++] = {(void **)&p->keys, ent * sizeof(uint32_t)};
+        t[k++] = {(void **)&p->keys_alt, ent * sizeof(uint32_t)};
+        t[k++] = {(void **)&p->unsorted, ent * sizeof(uint32_t)};
+        t[k++] = {&p->sort_tmp, p->sort_tmp_bytes};
+    }
     return k;
 }
 
-#define PLAN_BUFS 17
+#define PLAN_BUFS 21
+
+/* CUB's scratch for sorting a plan's entries on all 32 key bits (the most
+ * any group asks), into p->sort_tmp_bytes. */
+static cuzk_status plan_sort_tmp(cuda_msm_plan_t *p, cuzk_error_t *err)
+{
+    p->sort_tmp_bytes = 0;
+    if (p->scatter != CUDA_MSM_SCATTER_SORT)
+        return CUZK_OK;
+    size_t n = p->n_max ? p->n_max : 1, ent = p->max.entries > n ? p->max.entries : n;
+    if (ent > (size_t)INT32_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuda msm plan: %zu entries a group are too many to sort", ent);
+    cub::DoubleBuffer<uint32_t> keys(NULL, NULL), vals(NULL, NULL);
+    return CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairs(NULL, p->sort_tmp_bytes, keys, vals, (int)ent, 0, 32), err);
+}
 
 /* The largest shape any n' <= n_max can take: the shape of n_max bounds the
  * entries; smaller n may choose a smaller c with more windows per group,
@@ -138,6 +162,8 @@ static void plan_shape(cuda_msm_plan_t *p)
     }
 }
 
+static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t *err);
+
 size_t cuda_msm_plan_bytes(cuda_curve curve, size_t n_max, size_t scratch_limit)
 {
     cuda_msm_plan_t p;
@@ -146,6 +172,14 @@ size_t cuda_msm_plan_bytes(cuda_curve curve, size_t n_max, size_t scratch_limit)
     p.n_max = n_max;
     p.scratch_limit = scratch_limit;
     plan_shape(&p);
+    /* the sort's buffers count when the environment asks for them (a bad
+     * value fails cuda_msm_plan_init, which says why); CUB's scratch,
+     * should it not answer, as one more buffer of entries */
+    cuzk_error_t err;
+    if (plan_modes(&p, curve, &err) != CUZK_OK)
+        p.scatter = CUDA_MSM_SCATTER_DEFAULT;
+    if (plan_sort_tmp(&p, &err) != CUZK_OK)
+        p.sort_tmp_bytes = (p.max.entries > n_max ? p.max.entries : n_max) * sizeof(uint32_t);
     plan_buf_t t[PLAN_BUFS];
     int k = plan_table(t, &p);
     size_t total = 0;
@@ -207,10 +241,10 @@ static cuzk_status env_choice(int *out, const char *var, const char *zero, const
 }
 
 /* The plan's knobs: the light bins' method (each curve's default), their
- * order, the reduction's segments. */
+ * order, the reduction's segments, the scatter. */
 static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t *err)
 {
-    int bins, order, segs;
+    int bins, order, segs, scatter;
     cuzk_status st = env_choice(
         &bins, "CUZK_MSM_BINS", "xyzz", "affine",
         curve == CUDA_CURVE_G1 ? CUDA_MSM_BINS_DEFAULT_G1 : CUDA_MSM_BINS_DEFAULT_G2, err);
@@ -218,11 +252,15 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
         st = env_choice(&order, "CUZK_MSM_ORDER", "index", "size", CUDA_MSM_ORDER_DEFAULT, err);
     if (st == CUZK_OK)
         st = env_choice(&segs, "CUZK_MSM_SEGS", "pow2", "wave", CUDA_MSM_SEGS_DEFAULT, err);
+    if (st == CUZK_OK)
+        st = env_choice(&scatter, "CUZK_MSM_SCATTER", "atomic", "sort", CUDA_MSM_SCATTER_DEFAULT,
+                        err);
     if (st != CUZK_OK)
         return st;
     p->bins = bins ? CUDA_MSM_BINS_AFFINE : CUDA_MSM_BINS_XYZZ;
     p->order = order ? CUDA_MSM_ORDER_SIZE : CUDA_MSM_ORDER_INDEX;
     p->seg_mode = segs ? CUDA_MSM_SEGS_WAVE : CUDA_MSM_SEGS_POW2;
+    p->scatter = scatter ? CUDA_MSM_SCATTER_SORT : CUDA_MSM_SCATTER_ATOMIC;
     return CUZK_OK;
 }
 
@@ -239,6 +277,8 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     plan_shape(p);
     int dev = 0;
     cuzk_status st = plan_modes(p, curve, err);
+    if (st == CUZK_OK)
+        st = plan_sort_tmp(p, err);
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)

@@ -74,6 +74,18 @@ typedef enum cuda_msm_order { CUDA_MSM_ORDER_INDEX = 0, CUDA_MSM_ORDER_SIZE = 1 
 typedef enum cuda_msm_segs { CUDA_MSM_SEGS_POW2 = 0, CUDA_MSM_SEGS_WAVE = 1 } cuda_msm_segs;
 #define CUDA_MSM_SEGS_DEFAULT CUDA_MSM_SEGS_WAVE
 
+/* How a group's entries are put in bin order: by atomic cursors, each
+ * entry a 4-byte store at a random place (a DRAM sector read and written
+ * for each: the scatter was 64 of G1 2^26's 451 ms on the H100), or by a
+ * stable radix sort of (bin, entry) pairs (CUB), whose passes read and
+ * write in runs, at 12 more bytes of scratch an entry plus CUB's.
+ * CUZK_MSM_SCATTER=atomic|sort picks one for a plan. */
+typedef enum cuda_msm_scatter {
+    CUDA_MSM_SCATTER_ATOMIC = 0,
+    CUDA_MSM_SCATTER_SORT = 1
+} cuda_msm_scatter;
+#define CUDA_MSM_SCATTER_DEFAULT CUDA_MSM_SCATTER_ATOMIC
+
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {
     uint32_t first, count;
@@ -101,19 +113,25 @@ typedef struct cuda_msm_plan {
     cuda_msm_shape_t max;  /* the largest shape its buffers hold */
     cuda_msm_shape_t last; /* the shape of the last call */
     size_t jobs_max, heavy_max;
-    size_t bytes;            /* device bytes it holds */
-    int sms;                 /* multiprocessors, for grid-stride grids */
-    uint32_t medium_fill;    /* medium bins from which a thread each sums them */
-    cuda_msm_bins bins;      /* how light bins are summed */
-    cuda_msm_order order;    /* which light bin an XYZZ thread takes */
-    cuda_msm_segs seg_mode;  /* how many reduction segments a window gets */
-    uint32_t seg_wave;       /* segments-kernel threads resident at once (0: not asked yet) */
-    cuda_msm_trace_t *trace; /* CUZK_MSM_TRACE, else NULL */
+    size_t bytes;             /* device bytes it holds */
+    int sms;                  /* multiprocessors, for grid-stride grids */
+    uint32_t medium_fill;     /* medium bins from which a thread each sums them */
+    cuda_msm_bins bins;       /* how light bins are summed */
+    cuda_msm_order order;     /* which light bin an XYZZ thread takes */
+    cuda_msm_segs seg_mode;   /* how many reduction segments a window gets */
+    uint32_t seg_wave;        /* segments-kernel threads resident at once (0: not asked yet) */
+    cuda_msm_scatter scatter; /* how a group's entries get in bin order */
+    cuda_msm_trace_t *trace;  /* CUZK_MSM_TRACE, else NULL */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */
     uint32_t *full_idx, *ones_idx;
     uint32_t *bin_count, *bin_off, *cursor, *tile_sums;
     uint32_t *sorted;
+    /* CUDA_MSM_SCATTER_SORT: keys in and out, entries in (out: sorted),
+     * CUB's scratch */
+    uint32_t *keys, *keys_alt, *unsorted;
+    void *sort_tmp;
+    size_t sort_tmp_bytes;
     void *buckets, *pieces, *segs, *wins; /* XYZZ points */
     void *wins_jac;                       /* Jacobian, windows + 1 */
     cuda_msm_job_t *jobs;

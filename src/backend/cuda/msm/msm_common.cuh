@@ -5,6 +5,8 @@
 #ifndef CUZK_CUDA_MSM_COMMON_CUH
 #define CUZK_CUDA_MSM_COMMON_CUH
 
+#include <cub/device/device_radix_sort.cuh>
+
 #include "backend/cuda/arith/inv.cuh"
 #include "backend/cuda/msm/msm.cuh"
 
@@ -145,6 +147,26 @@ static __global__ void msm_scatter(uint32_t *sorted, uint32_t *cursor, const dfr
         if (w >= w0 && d) {
             uint32_t pos = msm_cursor_next(&cursor[(w - w0) * nb + (uint32_t)abs(d) - 1], keep);
             msm_entry_put(&sorted[pos], id | (d < 0 ? 0x80000000u : 0u), drop);
+        }
+    }
+}
+
+/* The sort's input (CUDA_MSM_SCATTER_SORT): for window w0 + j of scalar i,
+ * at j n + i, key = the bin, or g nb for a zero digit (sorted past every
+ * bin), and the entry as msm_scatter writes it. Writes in runs. */
+static __global__ void msm_keys(uint32_t *keys, uint32_t *vals, const dfr_t *k, const uint32_t *idx,
+                                uint32_t n, unsigned c, unsigned w0, unsigned g)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t carry = 0, nb = 1u << (c - 1), id = idx[i];
+    for (unsigned w = 0; w < w0 + g; w++) {
+        int32_t d = msm_digit(&k[i], w, c, &carry);
+        if (w >= w0) {
+            size_t at = (size_t)(w - w0) * n + i;
+            keys[at] = d ? (w - w0) * nb + (uint32_t)abs(d) - 1 : g * nb;
+            vals[at] = id | (d < 0 ? 0x80000000u : 0u);
         }
     }
 }

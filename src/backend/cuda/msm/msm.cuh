@@ -10,7 +10,8 @@
  *     windows are processed in groups that fit the plan's scratch;
  *  3. per group: histogram of the digits (one bin per window and |digit|),
  *     exclusive scan, scatter of the point indices (sign in bit 31) so
- *     that each bin's points are contiguous: the sort by bucket;
+ *     that each bin's points are contiguous: the sort by bucket (by
+ *     atomic cursors, or a radix sort: cuda_msm_scatter);
  *  4. one thread per bin sums its points in XYZZ; a bin with more than
  *     CUDA_MSM_HEAVY points is cut into pieces of CUDA_MSM_PIECE, each
  *     summed by a block, and the pieces then by another block (so equal

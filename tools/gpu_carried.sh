@@ -61,7 +61,8 @@
 #              busy, RSS, and each run's timeline (scaling-N.svg)
 #   msm-trace  CUZK_MSM_TRACE phases of the 16 GiB chunk MSMs (G2 2^21
 #              witness, G1 2^22 random and witness) and of whole ones (G1
-#              2^26, G2 2^24 random), means per MSM kind (cuzk-$NEW)
+#              2^26, 2^27, G2 2^24 random), means per MSM kind (cuzk-$NEW),
+#              with nvidia-smi clocks and throttle reasons every 100 ms
 #   lean       porep 2^27 at a 16 GiB budget with CUZK_STREAM_TRACE (per-MSM
 #              copy / wait / MSM times of the chunk loop), then Nsight
 #              Systems' API, copy and kernel tables of a second run
@@ -377,12 +378,19 @@ lean() {
 }
 
 msm_trace() {
-    local tr="$logs/msm-trace.txt"
+    local tr="$logs/msm-trace.txt" smi rc=0
     : >"$tr"
+    # clocks, power and throttle reasons beside it: G1 2^27's bins phase
+    # takes ~955 or ~973 ms from one MSM to the next (stop 35)
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 100 >"$logs/msm-trace-smi.csv" 2>/dev/null &
+    smi=$!
     CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --g2 --scalars witness --log 21 --repeats 5 2>>"$tr" &&
         CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --scalars witness --log 22 --repeats 5 2>>"$tr" &&
-        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --log 22 --log 26 --repeats 5 2>>"$tr" &&
-        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --g2 --log 24 --repeats 3 2>>"$tr" || return 1
+        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --log 22 --log 26 --log 27 --repeats 5 2>>"$tr" &&
+        CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --g2 --log 24 --repeats 3 2>>"$tr" || rc=1
+    kill $smi
+    [ $rc = 0 ] || return 1
     # fields: $4 group, $6 n, $8 full; then name/value pairs up to "ms"
     grep '^cuzk msm trace' "$tr" | awk '{k = $4 " " $6 " full " $8; n[k]++
         for (i = 17; i < NF; i += 2) { if ($i == "ms") break; v[k, $i] += $(i + 1); names[$i] = 1 }

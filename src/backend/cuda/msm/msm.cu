@@ -222,8 +222,9 @@ static uint32_t medium_fill(int sms)
 
 /* A two-way plan knob from the environment: var = zero (0) or one (1),
  * else def when unset or empty; any other value is an error naming it.
- * CUZK_MSM_BINS (xyzz, affine), CUZK_MSM_ORDER (index, size) and
- * CUZK_MSM_SEGS (pow2, wave), each enum's values in that order. */
+ * CUZK_MSM_BINS (xyzz, affine), CUZK_MSM_ORDER (index, size),
+ * CUZK_MSM_SEGS (pow2, wave) and CUZK_MSM_SCATTER (atomic, sort), each
+ * enum's values in that order. */
 static cuzk_status env_choice(int *out, const char *var, const char *zero, const char *one, int def,
                               cuzk_error_t *err)
 {

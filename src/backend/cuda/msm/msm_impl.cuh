@@ -638,7 +638,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
             msm_keys<<<fgrid, 256, 0, s>>>(p->keys, p->unsorted, p->k, p->full_idx, n_full, sh.c,
                                            w0, g);
             /* stable: a bin's entries stay in scalar order; zero digits
-             * (key bins) sort past off[bins] */
+             * (their key is `bins`) sort past off[bins] */
             cub::DoubleBuffer<uint32_t> keys(p->keys, p->keys_alt), vals(p->unsorted, p->sorted);
             size_t tmp = p->sort_tmp_bytes;
             int bits = 32 - __builtin_clz(bins);

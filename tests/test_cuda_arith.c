@@ -26,7 +26,7 @@ static size_t g_big; /* the largest size, CUZK_TEST_ITERS */
 /* ---- inputs -------------------------------------------------------------- */
 
 /* Values whose Montgomery limbs sit at carry boundaries of 32-bit limbs. */
-#define N_FP_EDGES 11
+#define N_FP_EDGES 12
 static void fp_edges(fp_t e[N_FP_EDGES])
 {
     memset(e, 0, N_FP_EDGES * sizeof *e);
@@ -44,6 +44,9 @@ static void fp_edges(fp_t e[N_FP_EDGES])
         e[9].l[i] = ~0ULL; /* below p: the top limb is 0 */
     for (int i = 0; i < FP_LIMBS; i++)
         e[10].l[i] = 0x00000000ffffffffULL; /* every odd 32-bit limb 0 */
+    for (int i = 0; i < FP_LIMBS; i++)
+        e[11].l[i] = ~0ULL;
+    e[11].l[FP_LIMBS - 1] >>= 4; /* 2^380 - 1 < p: the largest 24-bit digits (fp_f64.cuh) */
 }
 
 #define N_FR_EDGES 9
@@ -640,6 +643,7 @@ static const op_case_t FIELD_CASES[] = {
     {CUZK_CUDA_OP_FP_MUL_WIDE, IN_FP, r_fp_mul, NULL},
     {CUZK_CUDA_OP_FP_SQR_WIDE, IN_FP, r_fp_sqr, NULL},
     {CUZK_CUDA_OP_FR_MUL_WIDE, IN_FR, r_fr_mul, NULL},
+    {CUZK_CUDA_OP_FP_MUL_F64, IN_FP, r_fp_mul, NULL},
     {CUZK_CUDA_OP_FP2_INV, IN_FP2, r_fp2_inv, NULL},
 };
 static const op_case_t G1_CASES[] = {

@@ -66,6 +66,8 @@
 #   lean       porep 2^27 at a 16 GiB budget with CUZK_STREAM_TRACE (per-MSM
 #              copy / wait / MSM times of the chunk loop), then Nsight
 #              Systems' API, copy and kernel tables of a second run
+#   fp-rate    Fp multiplication throughput by pipe (IMAD, FP64, both;
+#              `bench field --device cuda`), at two chain lengths
 # Environment: NEW (default "new"), BASE (default "base"), STEPS.
 set -u -o pipefail
 
@@ -428,13 +430,17 @@ scaling() {
                   printf "%-5d %10.3f %10s %8s %s\n", n, sp[n], (1 in sp) ? sprintf("%.1f%%", 100 * sp[1] / (n * sp[n])) : "-", rs[n], bz[n] }'
 }
 
+fp_rate() {
+    "$new" bench field --device cuda --iters 2000 && "$new" bench field --device cuda --iters 500
+}
+
 memcheck() {
     [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
     "$cs" --tool memcheck --error-exitcode 1 "$new" bench prove --device cuda --log 8 --repeats 1 --check
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck ab_bins ab_env ncu_bins wit_ab
+export -f fp_rate sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck ab_bins ab_env ncu_bins wit_ab
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -461,6 +467,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     mixed) run_step mixed "${MIX_LIMIT:-570}" mixed ;;
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;
+    fp-rate) run_step fp-rate 120 fp_rate ;;
     daemon) run_step daemon 300 daemon_e2e ;;
     lean) run_step lean 540 lean ;;
     msm-trace) run_step msm-trace 240 msm_trace ;;

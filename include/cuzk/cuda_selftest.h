@@ -73,6 +73,7 @@ typedef enum cuzk_cuda_op {
     CUZK_CUDA_OP_FP_MUL_WIDE, /* fp_t <- fp_t, fp_t: redc(a b) */
     CUZK_CUDA_OP_FP_SQR_WIDE, /* fp_t <- fp_t: redc(a^2), cross products once */
     CUZK_CUDA_OP_FR_MUL_WIDE, /* fr_t <- fr_t, fr_t: redc(a b) */
+    CUZK_CUDA_OP_FP_MUL_F64,  /* fp_t <- fp_t, fp_t: a b on the FP64 pipe (fp_f64.cuh) */
     CUZK_CUDA_OP_COUNT
 } cuzk_cuda_op;
 
@@ -122,6 +123,37 @@ cuzk_status cuzk_cuda_msm_bins_check(cuzk_cuda_target target, int g2, void *out,
  * the memory cannot be had or pinned; CUZK_ERR_INTERNAL naming the first
  * wrong byte; CUZK_ERR_CUDA. */
 cuzk_status cuzk_cuda_host_pin_check(size_t bytes, cuzk_error_t *err);
+
+/* The Fp multiplication's throughput, for a choice between the pipes
+ * (src/backend/cuda/arith/fp_f64.cuh). Each thread runs one or two
+ * dependent chains x <- x y of Fp multiplications. */
+typedef enum cuzk_cuda_fp_method {
+    CUZK_CUDA_FP_IMAD = 0, /* one chain of dfp_mul (32-bit IMADs) */
+    CUZK_CUDA_FP_IMAD2,    /* two independent dfp_mul chains */
+    CUZK_CUDA_FP_F64,      /* one chain of dfp_mul_f64 (FP64 FMAs) */
+    CUZK_CUDA_FP_F64_2,    /* two dfp_mul_f64 chains */
+    CUZK_CUDA_FP_IMAD_F64, /* one chain of each, from the same start */
+    CUZK_CUDA_FP_METHOD_COUNT
+} cuzk_cuda_fp_method;
+
+typedef struct cuzk_cuda_fp_rate {
+    double ms;              /* the timed launch (median of 3) */
+    double muls;            /* multiplications in it */
+    double ns_per_mul;      /* ms / muls, the whole device */
+    double clk_per_mul_sm;  /* SM clocks per multiplication per SM */
+    int sms, blocks_per_sm; /* one wave: sms x blocks_per_sm blocks of 128 */
+    int regs;               /* the kernel's registers per thread */
+    int mismatches;         /* threads whose two chains differ (IMAD_F64 and the
+                               pairs of one kind; 0 for single chains) */
+} cuzk_cuda_fp_rate_t;
+
+/* Runs method m for iters multiplications a chain (iters >= 1) over one
+ * full wave of device 0, from random reduced inputs. Returns CUZK_OK (a
+ * mismatch is reported in out, not as an error: the caller decides);
+ * CUZK_ERR_ARG for a bad method or iters; CUZK_ERR_NO_DEVICE;
+ * CUZK_ERR_CUDA. */
+cuzk_status cuzk_cuda_fp_rate(cuzk_cuda_fp_rate_t *out, cuzk_cuda_fp_method m, int iters,
+                              cuzk_error_t *err);
 
 #ifdef __cplusplus
 }

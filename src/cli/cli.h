@@ -52,6 +52,7 @@ int demo_porep(void);
 /* The CUDA variants (bench_cuda.c): `cuzk bench ntt|msm --device cuda`. */
 int bench_cuda_ntt(int argc, char **argv);
 int bench_cuda_msm(int argc, char **argv);
+int bench_cuda_field(int argc, char **argv);
 /* --scalars' value v for the CPU and GPU MSM benches (bench_msm.c):
  * "random" (0, 0), "witness" (45, 45) or "zero-one:Z,O" (decimal
  * percentages of zeros and ones, Z + O <= 100; the rest random). Out: the

@@ -31,6 +31,7 @@ static const bench_entry_t BENCHES[] = {
 static const bench_entry_t CUDA_BENCHES[] = {
     {"ntt", bench_cuda_ntt, NULL},
     {"msm", bench_cuda_msm, NULL},
+    {"field", bench_cuda_field, NULL},
 };
 
 /* Takes "--device D" out of argv (its kind in *device; absent: AUTO, which

@@ -4,6 +4,7 @@
  * selftest_internal.cuh. */
 #include <stdint.h>
 
+#include "backend/cuda/arith/fp_f64.cuh"
 #include "backend/cuda/arith/inv.cuh"
 #include "backend/cuda/cuda_check.cuh"
 #include "backend/cuda/debug/selftest_internal.cuh"
@@ -107,6 +108,10 @@ static CUZK_HD void one_fp_sqr_wide(dfp_t *o, const dfp_t *a, const dfp_t *)
 {
     dmont_sqr<DFP_LIMBS>(o->l, a->l, DCONST(DFP_P).l, DFP_N0);
 }
+static CUZK_HD void one_fp_mul_f64(dfp_t *o, const dfp_t *a, const dfp_t *b)
+{
+    dfp_mul_f64(o, a, b);
+}
 static CUZK_HD void one_fr_mul_wide(dfr_t *o, const dfr_t *a, const dfr_t *b)
 {
     uint32_t p[2 * DFR_LIMBS];
@@ -137,6 +142,7 @@ SELFTEST_OP(fp2_inv, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp_mul_wide, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp_sqr_wide, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fr_mul_wide, dfr_t, dfr_t, dfr_t)
+SELFTEST_OP(fp_mul_f64, dfp_t, dfp_t, dfp_t)
 
 const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_ADD, fp_add, fp_t, fp_t, fp_t),
@@ -162,6 +168,7 @@ const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_WIDE, fp_mul_wide, fp_t, fp_t, fp_t),
     SELFTEST_UNARY(CUZK_CUDA_OP_FP_SQR_WIDE, fp_sqr_wide, fp_t, fp_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FR_MUL_WIDE, fr_mul_wide, fr_t, fr_t, fr_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_F64, fp_mul_f64, fp_t, fp_t, fp_t),
 };
 const size_t selftest_rows_field_count = sizeof selftest_rows_field / sizeof selftest_rows_field[0];
 

@@ -1,0 +1,157 @@
+/* Fp Montgomery multiplication on the FP64 pipe (issue 22's idea after
+ * Emmart, Zheng and Weems, ARITH 2018): the same a b 2^-384 mod p as
+ * dfp_mul, computed with double-precision FMAs instead of 32-bit IMADs.
+ *
+ * Why: an H100/H200 SM issues one warp instruction a clock per quarter
+ * but each pipe (IMAD, FP64, ALU) takes one every second clock. The IMAD
+ * Montgomery multiplication (~588 IMADs) leaves the FP64 pipe idle; a
+ * kernel that runs some of its multiplications here keeps both busy.
+ *
+ * Method: 16 digits of 24 bits (16 x 24 = 384, so R is dfp_mul's), each
+ * an exact integer in a double. A digit product is < 2^48 and a column
+ * of the product-scanning Montgomery loop (FIPS order) sums at most 16
+ * products a_i b_j, 16 products q_i p_j and a carry: the top digits of
+ * a, b and p are < 2^21 (p < 2^381), which keeps every column below
+ * 30 x 2^48 + 2^29 < 2^53, so every FMA in a column is exact and only
+ * the digit splits round (toward minus infinity, on purpose).
+ *
+ * Inputs and outputs are dfp_t (32-bit limbs, fully reduced): the
+ * conversions cost ~6% of the FP64 work. The host pass computes the same
+ * exact values with integer code where the device uses a rounding mode,
+ * so the host emulation checks the method without a GPU. */
+#ifndef CUZK_CUDA_FP_F64_CUH
+#define CUZK_CUDA_FP_F64_CUH
+
+#include <math.h>
+
+#include "backend/cuda/arith/field.cuh"
+
+#define DFP_F64_DIGITS 16
+#define DFP_F64_MASK 0xffffffu
+
+typedef struct dfp_f64_digits {
+    double d[DFP_F64_DIGITS];
+} dfp_f64_digits_t;
+
+CUZK_HD constexpr dfp_f64_digits_t dfp_f64_const(dconst_u64x6_t x)
+{
+    dfp_f64_digits_t r{};
+    for (int i = 0; i < DFP_F64_DIGITS; i++) {
+        int bit = 24 * i, w = bit / 64, s = bit % 64;
+        uint64_t v = x.v[w] >> s;
+        if (s > 40 && w + 1 < 6)
+            v |= x.v[w + 1] << (64 - s);
+        r.d[i] = (double)(v & DFP_F64_MASK);
+    }
+    return r;
+}
+
+CUZK_DEVICE_CONST(dfp_f64_digits_t, DFP_F64_P, dfp_f64_const(dconst_u64x6_t{CUZK_P_LIMBS}))
+
+/* An integer w < 2^32 as a double. */
+CUZK_HD double f64_from_u32(uint32_t w)
+{
+#ifdef __CUDA_ARCH__
+    /* the bits of 2^52 + w: no conversion-pipe instruction */
+    return __hiloint2double(0x43300000, (int)w) - 0x1p52;
+#else
+    return (double)w;
+#endif
+}
+
+/* An integer-valued u in [0, 2^32) as a u32. */
+CUZK_HD uint32_t f64_to_u32(double u)
+{
+#ifdef __CUDA_ARCH__
+    return (uint32_t)__double2loint(u + 0x1p52);
+#else
+    return (uint32_t)u;
+#endif
+}
+
+/* floor(s / 2^24) for an integer s in [0, 2^53). */
+CUZK_HD double f64_floor24(double s)
+{
+#ifdef __CUDA_ARCH__
+    /* s 2^-24 + 2^52 rounded down to a whole number: one FMA */
+    return __fma_rd(s, 0x1p-24, 0x1p52) - 0x1p52;
+#else
+    return (double)((uint64_t)s >> 24);
+#endif
+}
+
+CUZK_HD double f64_fma(double a, double b, double c)
+{
+#ifdef __CUDA_ARCH__
+    return __fma_rn(a, b, c);
+#else
+    return fma(a, b, c);
+#endif
+}
+
+/* 12 limbs of 32 bits -> 16 digits of 24 (every 3 limbs are 4 digits). */
+CUZK_HD void dfp_f64_split(double *d, const uint32_t *l)
+{
+    CUZK_UNROLL
+    for (int m = 0; m < 4; m++) {
+        uint32_t w0 = l[3 * m], w1 = l[3 * m + 1], w2 = l[3 * m + 2];
+        d[4 * m] = f64_from_u32(w0 & DFP_F64_MASK);
+        d[4 * m + 1] = f64_from_u32((w0 >> 24 | w1 << 8) & DFP_F64_MASK);
+        d[4 * m + 2] = f64_from_u32((w1 >> 16 | w2 << 16) & DFP_F64_MASK);
+        d[4 * m + 3] = f64_from_u32(w2 >> 8);
+    }
+}
+
+/* 16 digits < 2^24 -> 12 limbs. */
+CUZK_HD void dfp_f64_join(uint32_t *l, const uint32_t *r)
+{
+    CUZK_UNROLL
+    for (int m = 0; m < 4; m++) {
+        l[3 * m] = r[4 * m] | r[4 * m + 1] << 24;
+        l[3 * m + 1] = r[4 * m + 1] >> 8 | r[4 * m + 2] << 16;
+        l[3 * m + 2] = r[4 * m + 2] >> 16 | r[4 * m + 3] << 8;
+    }
+}
+
+/* out = a b 2^-384 mod p, as dfp_mul. */
+CUZK_HD void dfp_mul_f64(dfp_t *out, const dfp_t *a, const dfp_t *b)
+{
+    const double *p = DCONST(DFP_F64_P).d;
+    double x[DFP_F64_DIGITS], y[DFP_F64_DIGITS], q[DFP_F64_DIGITS];
+    uint32_t r[DFP_F64_DIGITS];
+    dfp_f64_split(x, a->l);
+    dfp_f64_split(y, b->l);
+    double carry = 0.0;
+    CUZK_UNROLL
+    for (int k = 0; k < 2 * DFP_F64_DIGITS - 1; k++) {
+        double s = carry;
+        /* constant bounds, so that the loops unroll and the digits stay
+         * in registers; q_k p_0 joins below, once q_k is known */
+        CUZK_UNROLL
+        for (int i = 0; i < DFP_F64_DIGITS; i++)
+            if (k - i >= 0 && k - i < DFP_F64_DIGITS)
+                s = f64_fma(x[i], y[k - i], s);
+        CUZK_UNROLL
+        for (int i = 0; i < DFP_F64_DIGITS; i++)
+            if (k - i >= 1 && k - i < DFP_F64_DIGITS)
+                s = f64_fma(q[i], p[k - i], s);
+        double h = f64_floor24(s);
+        double u = f64_fma(h, -0x1p24, s); /* s mod 2^24 */
+        if (k < DFP_F64_DIGITS) {
+            /* q_k makes the column's low digit 0: u q_k = -u p^-1 p = -u */
+            uint32_t qk = (f64_to_u32(u) * DFP_N0) & DFP_F64_MASK;
+            q[k] = f64_from_u32(qk);
+            s = f64_fma(q[k], p[0], s);
+            carry = s * 0x1p-24; /* exact: s is a multiple of 2^24 */
+        } else {
+            r[k - DFP_F64_DIGITS] = f64_to_u32(u);
+            carry = h;
+        }
+    }
+    r[DFP_F64_DIGITS - 1] = f64_to_u32(carry); /* < 2^22: the result is < 2p */
+    uint32_t t[DFP_LIMBS];
+    dfp_f64_join(t, r);
+    dmont_reduce_once<DFP_LIMBS>(out->l, t, DCONST(DFP_P).l);
+}
+
+#endif

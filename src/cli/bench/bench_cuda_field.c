@@ -35,8 +35,9 @@ int bench_cuda_field(int argc, char **argv)
                 return 2;
             }
         } else {
-            fprintf(stderr, "cuzk bench field --device cuda: bad option '%s'\n"
-                            "usage: cuzk bench field --device cuda [--iters N]\n",
+            fprintf(stderr,
+                    "cuzk bench field --device cuda: bad option '%s'\n"
+                    "usage: cuzk bench field --device cuda [--iters N]\n",
                     argv[i]);
             return 2;
         }
@@ -45,8 +46,8 @@ int bench_cuda_field(int argc, char **argv)
     fprintf(stderr, "cuzk bench field: this build has no CUDA backend\n");
     return 2;
 #else
-    static const char *const NAMES[CUZK_CUDA_FP_METHOD_COUNT] = {"imad", "imad x2", "f64",
-                                                                 "f64 x2", "imad + f64"};
+    static const char *const NAMES[CUZK_CUDA_FP_METHOD_COUNT] = {"imad", "imad x2", "f64", "f64 x2",
+                                                                 "imad + f64"};
     char dev[128];
     cuzk_error_t err = {0};
     if (cuzk_cuda_device_describe(dev, sizeof dev, 0, &err) != CUZK_OK) {
@@ -74,9 +75,9 @@ int bench_cuda_field(int argc, char **argv)
            dev, IMAD_MODEL_CLK, "method", "regs", "blocks", "ns/mul", "clk/mul/SM", "vs imad",
            "mismatch");
     for (int m = 0; m < CUZK_CUDA_FP_METHOD_COUNT; m++)
-        printf("%-12s %6d %8d %12.5f %14.3f %10.2f %10d\n", NAMES[m], r[m].regs,
-               r[m].blocks_per_sm, r[m].ns_per_mul, r[m].clk_per_mul_sm,
-               r[0].ns_per_mul / r[m].ns_per_mul, r[m].mismatches);
+        printf("%-12s %6d %8d %12.5f %14.3f %10.2f %10d\n", NAMES[m], r[m].regs, r[m].blocks_per_sm,
+               r[m].ns_per_mul, r[m].clk_per_mul_sm, r[0].ns_per_mul / r[m].ns_per_mul,
+               r[m].mismatches);
     if (bad)
         fprintf(stderr, "cuzk bench field: the IMAD and FP64 chains disagree\n");
     return bad ? 1 : 0;

@@ -14,7 +14,7 @@
 #ifndef CUZK_CUDA_EC_CUH
 #define CUZK_CUDA_EC_CUH
 
-#include "backend/cuda/arith/field.cuh"
+#include "backend/cuda/arith/fp_f64.cuh"
 
 typedef struct dg1_affine {
     dfp_t x, y;
@@ -48,6 +48,7 @@ typedef struct dg2_xyzz {
 #define F_mul dfp_mul
 #define F_sqr dfp_sqr
 #define F_mul_sub_mul dfp_mul_sub_mul
+#define F_mul_pair dfp_mul_pair
 #define F_is_zero dfp_is_zero
 #define F_set_zero dfp_set_zero
 #define F_set_one dfp_set_one
@@ -64,6 +65,7 @@ typedef struct dg2_xyzz {
 #undef F_mul
 #undef F_sqr
 #undef F_mul_sub_mul
+#undef F_mul_pair
 #undef F_is_zero
 #undef F_set_zero
 #undef F_set_one
@@ -80,6 +82,7 @@ typedef struct dg2_xyzz {
 #define F_mul dfp2_mul
 #define F_sqr dfp2_sqr
 #define F_mul_sub_mul dfp2_mul_sub_mul
+#define F_mul_pair dfp2_mul_pair
 #define F_is_zero dfp2_is_zero
 #define F_set_zero dfp2_set_zero
 #define F_set_one dfp2_set_one
@@ -96,6 +99,7 @@ typedef struct dg2_xyzz {
 #undef F_mul
 #undef F_sqr
 #undef F_mul_sub_mul
+#undef F_mul_pair
 #undef F_is_zero
 #undef F_set_zero
 #undef F_set_one

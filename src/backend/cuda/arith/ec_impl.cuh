@@ -308,8 +308,12 @@ CUZK_HD void EC(xyzz_add_affine)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a
         return;
     }
     F_T u2, s2, pp, ppp, q, r, x3, t;
+#if CUZK_EC_PAIR
+    F_mul_pair(&u2, &a->x, &p->zz, &s2, &a->y, &p->zzz);
+#else
     F_mul(&u2, &a->x, &p->zz);
     F_mul(&s2, &a->y, &p->zzz);
+#endif
     F_sub(&u2, &u2, &p->x); /* P */
     F_sub(&r, &s2, &p->y);  /* R */
     if (F_is_zero(&u2)) {
@@ -319,18 +323,27 @@ CUZK_HD void EC(xyzz_add_affine)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a
             EC(xyzz_set_inf)(out);
         return;
     }
+#if CUZK_EC_PAIR
+    F_mul_pair(&pp, &u2, &u2, &x3, &r, &r);
+    F_mul_pair(&ppp, &u2, &pp, &q, &p->x, &pp);
+#else
     F_sqr(&pp, &u2);
     F_mul(&ppp, &u2, &pp);
     F_mul(&q, &p->x, &pp);
     F_sqr(&x3, &r);
+#endif
     F_sub(&x3, &x3, &ppp);
     F_dbl(&t, &q);
     F_sub(&x3, &x3, &t);
     F_sub(&q, &q, &x3);
     F_mul_sub_mul(&out->y, &r, &q, &p->y, &ppp); /* R (Q - X3) - Y1 PPP */
     out->x = x3;
+#if CUZK_EC_PAIR
+    F_mul_pair(&out->zz, &p->zz, &pp, &out->zzz, &p->zzz, &ppp);
+#else
     F_mul(&out->zz, &p->zz, &pp);
     F_mul(&out->zzz, &p->zzz, &ppp);
+#endif
 }
 
 /* out = p + q, add-2008-s: 12M + 2S. */

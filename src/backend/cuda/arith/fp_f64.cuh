@@ -154,4 +154,65 @@ CUZK_HD void dfp_mul_f64(dfp_t *out, const dfp_t *a, const dfp_t *b)
     dmont_reduce_once<DFP_LIMBS>(out->l, t, DCONST(DFP_P).l);
 }
 
+/* ---- two products at once ------------------------------------------------
+ *
+ * The XYZZ additions' multiplications come in independent pairs (U2 and
+ * S2, P^2 and R^2, P PP and X1 PP, ZZ PP and ZZZ PPP). CUZK_EC_PAIR (a
+ * build knob for A/B runs, ec_impl.cuh) makes each pair one call:
+ *   0  off: the formulas as they were, one call a product
+ *   1  pairs, both products on the IMAD pipe
+ *   2  pairs, the second product on the FP64 pipe
+ * One body for both products lets the scheduler interleave them. */
+#ifndef CUZK_EC_PAIR
+#define CUZK_EC_PAIR 0
+#endif
+
+typedef struct dfp_two {
+    dfp_t a, b;
+} dfp_two_t;
+
+CUZK_HD dfp_two_t dfp_mul_pair_v(const dfp_t a1, const dfp_t b1, const dfp_t a2, const dfp_t b2)
+{
+    dfp_two_t r;
+    dmont_mul<DFP_LIMBS>(r.a.l, a1.l, b1.l, DCONST(DFP_P).l, DFP_N0);
+#if CUZK_EC_PAIR == 2
+    dfp_mul_f64(&r.b, &a2, &b2);
+#else
+    dmont_mul<DFP_LIMBS>(r.b.l, a2.l, b2.l, DCONST(DFP_P).l, DFP_N0);
+#endif
+    return r;
+}
+
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ dfp_two_t dfp_mul_pair_outlined(dfp_t a1, dfp_t b1,
+                                                                        dfp_t a2, dfp_t b2)
+{
+    return dfp_mul_pair_v(a1, b1, a2, b2);
+}
+#endif
+
+/* o1 = a1 b1, o2 = a2 b2; every input is read before an output is written. */
+CUZK_HD void dfp_mul_pair(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t *o2, const dfp_t *a2,
+                          const dfp_t *b2)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    dfp_two_t r = dfp_mul_pair_outlined(*a1, *b1, *a2, *b2);
+#else
+    dfp_two_t r = dfp_mul_pair_v(*a1, *b1, *a2, *b2);
+#endif
+    *o1 = r.a;
+    *o2 = r.b;
+}
+
+/* Fp2: two multiplications as they are (no FP64 form yet). */
+CUZK_HD void dfp2_mul_pair(dfp2_t *o1, const dfp2_t *a1, const dfp2_t *b1, dfp2_t *o2,
+                           const dfp2_t *a2, const dfp2_t *b2)
+{
+    dfp2_t r1, r2;
+    dfp2_mul(&r1, a1, b1);
+    dfp2_mul(&r2, a2, b2);
+    *o1 = r1;
+    *o2 = r2;
+}
+
 #endif

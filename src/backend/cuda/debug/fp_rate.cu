@@ -62,14 +62,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-extern "C" cuzk_status cuzk_cuda_fp_rate(cuzk_cuda_fp_rate_t *out, cuzk_cuda_fp_method m,
-                                         int iters, cuzk_error_t *err)
+extern "C" cuzk_status cuzk_cuda_fp_rate(cuzk_cuda_fp_rate_t *out, cuzk_cuda_fp_method m, int iters,
+                                         cuzk_error_t *err)
 {
     if (!out || (unsigned)m >= CUZK_CUDA_FP_METHOD_COUNT || iters < 1)
         return cuzk_error_set(err, CUZK_ERR_ARG, "cuzk_cuda_fp_rate: bad method %d or iters %d",
                               (int)m, iters);
     int count = 0, caller = 0;
-    cuzk_status st = cuzk_cuda_device_count(&count, err);
+    cuzk_status s2, st = cuzk_cuda_device_count(&count, err);
     if (st != CUZK_OK)
         return st;
     if (count == 0)
@@ -142,8 +142,7 @@ done:
         cudaFree(d_out);
     if (d_bad)
         cudaFree(d_bad);
-restore: {
-    cuzk_status s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
+restore:
+    s2 = CUDA_CHECK(cudaSetDevice(caller), st == CUZK_OK ? err : NULL);
     return st == CUZK_OK ? s2 : st;
-}
 }

@@ -79,8 +79,13 @@ typedef struct dg2_xyzz {
 #define F_sub dfp2_sub
 #define F_dbl dfp2_dbl
 #define F_neg dfp2_neg
+#if CUZK_FP2_F64
+#define F_mul dfp2_mul_mixed
+#define F_sqr dfp2_sqr_mixed
+#else
 #define F_mul dfp2_mul
 #define F_sqr dfp2_sqr
+#endif
 #define F_mul_sub_mul dfp2_mul_sub_mul
 #define F_mul_pair dfp2_mul_pair
 #define F_is_zero dfp2_is_zero

@@ -204,7 +204,74 @@ CUZK_HD void dfp_mul_pair(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t *o2
     *o2 = r.b;
 }
 
-/* Fp2: two multiplications as they are (no FP64 form yet). */
+/* ---- Fp2 with one of its three products on the FP64 pipe --------------
+ *
+ * Karatsuba's three Fp products are independent: CUZK_FP2_F64 (a build
+ * knob for A/B runs, ec.cuh) computes a0 b0 and a1 b1 on the IMAD pipe
+ * and (a0 + a1)(b0 + b1) on the FP64 pipe in one body; the complex
+ * squaring's two products likewise. Default 0: dfp2_mul and dfp2_sqr. */
+#ifndef CUZK_FP2_F64
+#define CUZK_FP2_F64 0
+#endif
+
+CUZK_HD dfp2_t dfp2_mul_mixed_v(const dfp2_t a, const dfp2_t b)
+{
+    dfp_t t0, t1, s0, s1, t2;
+    dmont_mul<DFP_LIMBS>(t0.l, a.c0.l, b.c0.l, DCONST(DFP_P).l, DFP_N0);
+    dmont_mul<DFP_LIMBS>(t1.l, a.c1.l, b.c1.l, DCONST(DFP_P).l, DFP_N0);
+    dfp_add(&s0, &a.c0, &a.c1);
+    dfp_add(&s1, &b.c0, &b.c1);
+    dfp_mul_f64(&t2, &s0, &s1);
+    dfp2_t r;
+    dfp_sub(&r.c0, &t0, &t1);
+    dfp_sub(&t2, &t2, &t0);
+    dfp_sub(&r.c1, &t2, &t1);
+    return r;
+}
+
+/* (a0 + a1)(a0 - a1) on the IMAD pipe, a0 a1 on the FP64 pipe. */
+CUZK_HD dfp2_t dfp2_sqr_mixed_v(const dfp2_t a)
+{
+    dfp_t s, d, m;
+    dfp2_t r;
+    dfp_add(&s, &a.c0, &a.c1);
+    dfp_sub(&d, &a.c0, &a.c1);
+    dmont_mul<DFP_LIMBS>(r.c0.l, s.l, d.l, DCONST(DFP_P).l, DFP_N0);
+    dfp_mul_f64(&m, &a.c0, &a.c1);
+    dfp_dbl(&r.c1, &m);
+    return r;
+}
+
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ dfp2_t dfp2_mul_mixed_outlined(dfp2_t a, dfp2_t b)
+{
+    return dfp2_mul_mixed_v(a, b);
+}
+static __host__ __device__ __noinline__ dfp2_t dfp2_sqr_mixed_outlined(dfp2_t a)
+{
+    return dfp2_sqr_mixed_v(a);
+}
+#endif
+
+CUZK_HD void dfp2_mul_mixed(dfp2_t *out, const dfp2_t *a, const dfp2_t *b)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp2_mul_mixed_outlined(*a, *b);
+#else
+    *out = dfp2_mul_mixed_v(*a, *b);
+#endif
+}
+
+CUZK_HD void dfp2_sqr_mixed(dfp2_t *out, const dfp2_t *a)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp2_sqr_mixed_outlined(*a);
+#else
+    *out = dfp2_sqr_mixed_v(*a);
+#endif
+}
+
+/* Fp2: two multiplications as they are (no FP64 pair form). */
 CUZK_HD void dfp2_mul_pair(dfp2_t *o1, const dfp2_t *a1, const dfp2_t *b1, dfp2_t *o2,
                            const dfp2_t *a2, const dfp2_t *b2)
 {

@@ -644,6 +644,8 @@ static const op_case_t FIELD_CASES[] = {
     {CUZK_CUDA_OP_FP_SQR_WIDE, IN_FP, r_fp_sqr, NULL},
     {CUZK_CUDA_OP_FR_MUL_WIDE, IN_FR, r_fr_mul, NULL},
     {CUZK_CUDA_OP_FP_MUL_F64, IN_FP, r_fp_mul, NULL},
+    {CUZK_CUDA_OP_FP2_MUL_MIXED, IN_FP2, r_fp2_mul, NULL},
+    {CUZK_CUDA_OP_FP2_SQR_MIXED, IN_FP2, r_fp2_sqr, NULL},
     {CUZK_CUDA_OP_FP2_INV, IN_FP2, r_fp2_inv, NULL},
 };
 static const op_case_t G1_CASES[] = {

@@ -70,10 +70,12 @@ typedef enum cuzk_cuda_op {
     CUZK_CUDA_OP_FP2_INV,           /* fp2_t <- fp2_t: a^-1, 0 for 0 */
     /* The wide product (or square) and REDC apart, the pieces of the lazy
      * forms, whatever the build's CUZK_FP_* knobs: equal to FP_MUL etc. */
-    CUZK_CUDA_OP_FP_MUL_WIDE, /* fp_t <- fp_t, fp_t: redc(a b) */
-    CUZK_CUDA_OP_FP_SQR_WIDE, /* fp_t <- fp_t: redc(a^2), cross products once */
-    CUZK_CUDA_OP_FR_MUL_WIDE, /* fr_t <- fr_t, fr_t: redc(a b) */
-    CUZK_CUDA_OP_FP_MUL_F64,  /* fp_t <- fp_t, fp_t: a b on the FP64 pipe (fp_f64.cuh) */
+    CUZK_CUDA_OP_FP_MUL_WIDE,   /* fp_t <- fp_t, fp_t: redc(a b) */
+    CUZK_CUDA_OP_FP_SQR_WIDE,   /* fp_t <- fp_t: redc(a^2), cross products once */
+    CUZK_CUDA_OP_FR_MUL_WIDE,   /* fr_t <- fr_t, fr_t: redc(a b) */
+    CUZK_CUDA_OP_FP_MUL_F64,    /* fp_t <- fp_t, fp_t: a b on the FP64 pipe (fp_f64.cuh) */
+    CUZK_CUDA_OP_FP2_MUL_MIXED, /* fp2_t <- fp2_t, fp2_t: one of three products on FP64 */
+    CUZK_CUDA_OP_FP2_SQR_MIXED, /* fp2_t <- fp2_t: one of two products on FP64 */
     CUZK_CUDA_OP_COUNT
 } cuzk_cuda_op;
 

@@ -112,6 +112,14 @@ static CUZK_HD void one_fp_mul_f64(dfp_t *o, const dfp_t *a, const dfp_t *b)
 {
     dfp_mul_f64(o, a, b);
 }
+static CUZK_HD void one_fp2_mul_mixed(dfp2_t *o, const dfp2_t *a, const dfp2_t *b)
+{
+    dfp2_mul_mixed(o, a, b);
+}
+static CUZK_HD void one_fp2_sqr_mixed(dfp2_t *o, const dfp2_t *a, const dfp2_t *)
+{
+    dfp2_sqr_mixed(o, a);
+}
 static CUZK_HD void one_fr_mul_wide(dfr_t *o, const dfr_t *a, const dfr_t *b)
 {
     uint32_t p[2 * DFR_LIMBS];
@@ -143,6 +151,8 @@ SELFTEST_OP(fp_mul_wide, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp_sqr_wide, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fr_mul_wide, dfr_t, dfr_t, dfr_t)
 SELFTEST_OP(fp_mul_f64, dfp_t, dfp_t, dfp_t)
+SELFTEST_OP(fp2_mul_mixed, dfp2_t, dfp2_t, dfp2_t)
+SELFTEST_OP(fp2_sqr_mixed, dfp2_t, dfp2_t, dfp2_t)
 
 const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_ADD, fp_add, fp_t, fp_t, fp_t),
@@ -169,6 +179,8 @@ const selftest_row_t selftest_rows_field[] = {
     SELFTEST_UNARY(CUZK_CUDA_OP_FP_SQR_WIDE, fp_sqr_wide, fp_t, fp_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FR_MUL_WIDE, fr_mul_wide, fr_t, fr_t, fr_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_F64, fp_mul_f64, fp_t, fp_t, fp_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FP2_MUL_MIXED, fp2_mul_mixed, fp2_t, fp2_t, fp2_t),
+    SELFTEST_UNARY(CUZK_CUDA_OP_FP2_SQR_MIXED, fp2_sqr_mixed, fp2_t, fp2_t),
 };
 const size_t selftest_rows_field_count = sizeof selftest_rows_field / sizeof selftest_rows_field[0];
 

@@ -49,6 +49,7 @@ typedef struct dg2_xyzz {
 #define F_sqr dfp_sqr
 #define F_mul_sub_mul dfp_mul_sub_mul
 #define F_mul_pair dfp_mul_pair
+#define F_sqr_pair dfp_sqr_pair
 #define F_is_zero dfp_is_zero
 #define F_set_zero dfp_set_zero
 #define F_set_one dfp_set_one
@@ -66,6 +67,7 @@ typedef struct dg2_xyzz {
 #undef F_sqr
 #undef F_mul_sub_mul
 #undef F_mul_pair
+#undef F_sqr_pair
 #undef F_is_zero
 #undef F_set_zero
 #undef F_set_one
@@ -88,6 +90,7 @@ typedef struct dg2_xyzz {
 #endif
 #define F_mul_sub_mul dfp2_mul_sub_mul
 #define F_mul_pair dfp2_mul_pair
+#define F_sqr_pair dfp2_sqr_pair
 #define F_is_zero dfp2_is_zero
 #define F_set_zero dfp2_set_zero
 #define F_set_one dfp2_set_one
@@ -105,6 +108,7 @@ typedef struct dg2_xyzz {
 #undef F_sqr
 #undef F_mul_sub_mul
 #undef F_mul_pair
+#undef F_sqr_pair
 #undef F_is_zero
 #undef F_set_zero
 #undef F_set_one

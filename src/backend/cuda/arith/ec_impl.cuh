@@ -5,6 +5,8 @@
  *   EC_AFF, EC_JAC, EC_XYZZ     the point types
  *   F_T and F_add, F_sub, F_dbl, F_neg, F_mul, F_sqr, F_is_zero,
  *   F_set_zero, F_set_one       the coordinate field
+ *   F_mul_pair, F_sqr_pair      two independent products at once
+ *                               (fp_f64.cuh, CUZK_EC_PAIR)
  *
  * Conventions are the host's, so that results are the same bytes:
  *  - affine infinity is (0, 0); Jacobian (X, Y, Z) is (X/Z^2, Y/Z^3) and
@@ -324,7 +326,7 @@ CUZK_HD void EC(xyzz_add_affine)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a
         return;
     }
 #if CUZK_EC_PAIR
-    F_mul_pair(&pp, &u2, &u2, &x3, &r, &r);
+    F_sqr_pair(&pp, &u2, &x3, &r);
     F_mul_pair(&ppp, &u2, &pp, &q, &p->x, &pp);
 #else
     F_sqr(&pp, &u2);

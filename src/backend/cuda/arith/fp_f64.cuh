@@ -2,10 +2,13 @@
  * Emmart, Zheng and Weems, ARITH 2018): the same a b 2^-384 mod p as
  * dfp_mul, computed with double-precision FMAs instead of 32-bit IMADs.
  *
- * Why: an H100/H200 SM issues one warp instruction a clock per quarter
- * but each pipe (IMAD, FP64, ALU) takes one every second clock. The IMAD
- * Montgomery multiplication (~588 IMADs) leaves the FP64 pipe idle; a
- * kernel that runs some of its multiplications here keeps both busy.
+ * Why it was built: the IMAD Montgomery multiplication (~588 IMADs)
+ * leaves the FP64 pipe, as wide on an H100/H200, idle. Measured (stop
+ * 36, `cuzk bench field --device cuda`): the pipes share their dispatch,
+ * so throughput follows the instruction count (~64 a clock an SM) and
+ * this form, with ~45% more instructions, is 0.68x dfp_mul alone and
+ * gains nothing beside it. It stays as an exact, tested alternative
+ * behind build knobs, for GPUs where the balance differs.
  *
  * Method: 16 digits of 24 bits (16 x 24 = 384, so R is dfp_mul's), each
  * an exact integer in a double. A digit product is < 2^48 and a column
@@ -16,7 +19,7 @@
  * the digit splits round (toward minus infinity, on purpose).
  *
  * Inputs and outputs are dfp_t (32-bit limbs, fully reduced): the
- * conversions cost ~6% of the FP64 work. The host pass computes the same
+ * conversions are ~11% of the FP64 work. The host pass computes the same
  * exact values with integer code where the device uses a rounding mode,
  * so the host emulation checks the method without a GPU. */
 #ifndef CUZK_CUDA_FP_F64_CUH
@@ -158,13 +161,16 @@ CUZK_HD void dfp_mul_f64(dfp_t *out, const dfp_t *a, const dfp_t *b)
  *
  * The XYZZ additions' multiplications come in independent pairs (U2 and
  * S2, P^2 and R^2, P PP and X1 PP, ZZ PP and ZZZ PPP). CUZK_EC_PAIR (a
- * build knob for A/B runs, ec_impl.cuh) makes each pair one call:
- *   0  off: the formulas as they were, one call a product
- *   1  pairs, both products on the IMAD pipe
- *   2  pairs, the second product on the FP64 pipe
+ * build knob, ec_impl.cuh) makes each pair one call:
+ *   0  off: one call a product
+ *   1  pairs, both products on the IMAD pipe (the default: G1 MSM 2^24
+ *      -2.5%, 2^26 -2.8% on an H100, stop 36)
+ *   2  pairs, the second product on the FP64 pipe (+30-39%: the pipes
+ *      share their dispatch, and the FP64 product has ~45% more
+ *      instructions; bench/RESULTS.md, stop 36)
  * One body for both products lets the scheduler interleave them. */
 #ifndef CUZK_EC_PAIR
-#define CUZK_EC_PAIR 0
+#define CUZK_EC_PAIR 1
 #endif
 
 typedef struct dfp_two {
@@ -271,15 +277,27 @@ CUZK_HD void dfp2_sqr_mixed(dfp2_t *out, const dfp2_t *a)
 #endif
 }
 
-/* Fp2: two multiplications as they are (no FP64 pair form). */
+/* Fp2: the two products as two plain calls, in order (the pairs gain
+ * nothing there: measured with copies and Karatsuba squares, G2 2^24
+ * was +4.7%, stop 36). o1 must not alias a2 or b2, which holds in
+ * ec_impl.cuh's pairs. */
 CUZK_HD void dfp2_mul_pair(dfp2_t *o1, const dfp2_t *a1, const dfp2_t *b1, dfp2_t *o2,
                            const dfp2_t *a2, const dfp2_t *b2)
 {
-    dfp2_t r1, r2;
-    dfp2_mul(&r1, a1, b1);
-    dfp2_mul(&r2, a2, b2);
-    *o1 = r1;
-    *o2 = r2;
+    dfp2_mul(o1, a1, b1);
+    dfp2_mul(o2, a2, b2);
+}
+
+/* o1 = a^2, o2 = b^2 (each pair's squares). */
+CUZK_HD void dfp_sqr_pair(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
+{
+    dfp_mul_pair(o1, a, a, o2, b, b);
+}
+
+CUZK_HD void dfp2_sqr_pair(dfp2_t *o1, const dfp2_t *a, dfp2_t *o2, const dfp2_t *b)
+{
+    dfp2_sqr(o1, a);
+    dfp2_sqr(o2, b);
 }
 
 #endif

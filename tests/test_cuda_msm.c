@@ -336,7 +336,9 @@ static void test_segs_modes(void **state)
 
 /* Both ways of putting entries in bin order (CUZK_MSM_SCATTER): the radix
  * sort gives each bin its entries in scalar order, the atomics in any;
- * zero digits (small scalars) sort past the last bin. */
+ * zero digits (small scalars) sort past the last bin. Then again with a
+ * 1 MiB scratch limit (CUZK_MSM_SCRATCH): groups of a few windows, whose
+ * keys share the entries' buffer with the windows packed before them. */
 static void test_scatter_modes(void **state)
 {
     (void)state;
@@ -347,6 +349,13 @@ static void test_scatter_modes(void **state)
     static const char *const modes[] = {"sort", "atomic"};
     sweep_modes("CUZK_MSM_SCATTER", modes, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes, g2_sizes,
                 sizeof g2_sizes / sizeof *g2_sizes, 1);
+    static const size_t small_g1[] = {(1u << 16) + 7, (1u << 18) + 3};
+    static const size_t small_g2[] = {(1u << 16) + 1};
+    assert_int_equal(setenv("CUZK_MSM_SCRATCH", "1", 1), 0);
+    sweep_modes("CUZK_MSM_SCATTER", modes, small_g1, sizeof small_g1 / sizeof *small_g1, small_g2,
+                sizeof small_g2 / sizeof *small_g2, 0);
+    unsetenv("CUZK_MSM_SCRATCH");
+    expect_bad_env("CUZK_MSM_SCRATCH");
 }
 
 /* ---- the batch-affine kernel alone ---------------------------------------- */

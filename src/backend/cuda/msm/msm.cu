@@ -1,5 +1,6 @@
 /* The device MSM (msm.cuh): shapes, plans and the upload of key bases;
  * the kernels are in msm_g1.cu and msm_g2.cu. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,9 +122,9 @@ static int plan_table(plan_buf_t *t, cuda_msm_plan_t *p)
     t[k++] = {(void **)&p->med, (bins + 1) * sizeof(uint32_t)};
     t[k++] = {(void **)&p->ctl, CTL_N * sizeof(uint32_t)};
     if (p->scatter == CUDA_MSM_SCATTER_SORT) {
-        t[k++] = {(void **)&p->keys, ent * sizeof(uint32_t)};
-        t[k++] = {(void **)&p->keys_alt, ent * sizeof(uint32_t)};
-        t[k++] = {(void **)&p->unsorted, ent * sizeof(uint32_t)};
+        t[k++] = {(void **)&p->keys_alt, n * sizeof(uint32_t)};
+        t[k++] = {(void **)&p->vals, n * sizeof(uint32_t)};
+        t[k++] = {(void **)&p->vals_alt, n * sizeof(uint32_t)};
         t[k++] = {&p->sort_tmp, p->sort_tmp_bytes};
     }
     return k;
@@ -131,20 +132,17 @@ static int plan_table(plan_buf_t *t, cuda_msm_plan_t *p)
 
 #define PLAN_BUFS 21
 
-/* CUB's scratch for sorting a plan's entries on all 32 key bits (the most
- * any group asks), into p->sort_tmp_bytes. */
+/* CUB's scratch for sorting a window's entries (at most n_max) on all 32
+ * key bits, into p->sort_tmp_bytes. */
 static cuzk_status plan_sort_tmp(cuda_msm_plan_t *p, cuzk_error_t *err)
 {
     p->sort_tmp_bytes = 0;
     if (p->scatter != CUDA_MSM_SCATTER_SORT)
         return CUZK_OK;
-    size_t n = p->n_max ? p->n_max : 1, ent = p->max.entries > n ? p->max.entries : n;
-    if (ent > (size_t)INT32_MAX)
-        return cuzk_error_set(err, CUZK_ERR_ARG,
-                              "cuda msm plan: %zu entries a group are too many to sort", ent);
+    size_t n = p->n_max ? p->n_max : 1; /* < 2^31: cuda_msm_plan_init checks */
     cub::DoubleBuffer<uint32_t> keys(NULL, NULL), vals(NULL, NULL);
     return CUDA_CHECK(
-        cub::DeviceRadixSort::SortPairs(NULL, p->sort_tmp_bytes, keys, vals, (int)ent, 0, 32), err);
+        cub::DeviceRadixSort::SortPairs(NULL, p->sort_tmp_bytes, keys, vals, (int)n, 0, 32), err);
 }
 
 /* The largest shape any n' <= n_max can take: the shape of n_max bounds the
@@ -171,15 +169,17 @@ size_t cuda_msm_plan_bytes(cuda_curve curve, size_t n_max, size_t scratch_limit)
     p.curve = curve;
     p.n_max = n_max;
     p.scratch_limit = scratch_limit;
-    plan_shape(&p);
-    /* the sort's buffers count when the environment asks for them (a bad
-     * value fails cuda_msm_plan_init, which says why); CUB's scratch,
-     * should it not answer, as one more buffer of entries */
+    /* the knobs count as the environment sets them (a bad value fails
+     * cuda_msm_plan_init, which says why); CUB's scratch, should it not
+     * answer, as one more buffer of entries */
     cuzk_error_t err;
-    if (plan_modes(&p, curve, &err) != CUZK_OK)
+    if (plan_modes(&p, curve, &err) != CUZK_OK) {
         p.scatter = CUDA_MSM_SCATTER_DEFAULT;
+        p.scratch_limit = scratch_limit;
+    }
+    plan_shape(&p);
     if (plan_sort_tmp(&p, &err) != CUZK_OK)
-        p.sort_tmp_bytes = (p.max.entries > n_max ? p.max.entries : n_max) * sizeof(uint32_t);
+        p.sort_tmp_bytes = (n_max ? n_max : 1) * sizeof(uint32_t);
     plan_buf_t t[PLAN_BUFS];
     int k = plan_table(t, &p);
     size_t total = 0;
@@ -241,8 +241,25 @@ static cuzk_status env_choice(int *out, const char *var, const char *zero, const
     return CUZK_OK;
 }
 
+/* *out = var's value in MiB (1 to 2^20), left as it is when unset or
+ * empty; anything else is an error naming it. */
+static cuzk_status env_mib(size_t *out, const char *var, cuzk_error_t *err)
+{
+    const char *e = getenv(var);
+    if (!e || !*e)
+        return CUZK_OK;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(e, &end, 10);
+    if (errno || *end || e[0] == '-' || v < 1 || v > (1ull << 20))
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s=%s: expected MiB from 1 to 1048576", var, e);
+    *out = (size_t)v << 20;
+    return CUZK_OK;
+}
+
 /* The plan's knobs: the light bins' method (each curve's default), their
- * order, the reduction's segments, the scatter. */
+ * order, the reduction's segments, the scatter; the scratch limit when the
+ * caller left it to the default. */
 static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t *err)
 {
     int bins, order, segs, scatter;
@@ -256,6 +273,8 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
     if (st == CUZK_OK)
         st = env_choice(&scatter, "CUZK_MSM_SCATTER", "atomic", "sort", CUDA_MSM_SCATTER_DEFAULT,
                         err);
+    if (st == CUZK_OK && !p->scratch_limit)
+        st = env_mib(&p->scratch_limit, "CUZK_MSM_SCRATCH", err);
     if (st != CUZK_OK)
         return st;
     p->bins = bins ? CUDA_MSM_BINS_AFFINE : CUDA_MSM_BINS_XYZZ;
@@ -275,11 +294,12 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     p->curve = curve;
     p->n_max = n_max;
     p->scratch_limit = scratch_limit;
-    plan_shape(p);
     int dev = 0;
     cuzk_status st = plan_modes(p, curve, err);
-    if (st == CUZK_OK)
+    if (st == CUZK_OK) {
+        plan_shape(p);
         st = plan_sort_tmp(p, err);
+    }
     if (st == CUZK_OK)
         st = CUDA_CHECK(cudaGetDevice(&dev), err);
     if (st == CUZK_OK)

@@ -75,17 +75,23 @@ typedef enum cuda_msm_order { CUDA_MSM_ORDER_INDEX = 0, CUDA_MSM_ORDER_SIZE = 1 
 typedef enum cuda_msm_segs { CUDA_MSM_SEGS_POW2 = 0, CUDA_MSM_SEGS_WAVE = 1 } cuda_msm_segs;
 #define CUDA_MSM_SEGS_DEFAULT CUDA_MSM_SEGS_WAVE
 
-/* How a group's entries are put in bin order: by atomic cursors, each
- * entry a 4-byte store at a random place (a DRAM sector read and written
- * for each: the scatter was 64 of G1 2^26's 451 ms on the H100), or by a
- * stable radix sort of (bin, entry) pairs (CUB), whose passes read and
- * write in runs, at 12 more bytes of scratch an entry plus CUB's.
+/* How a group's entries are put in bin order: by atomic cursors after a
+ * histogram, each entry a 4-byte store at a random place (a DRAM sector
+ * read and written for each: the scatter was 64 of G1 2^26's 451 ms on the
+ * H100), or window by window by a stable radix sort (CUB) of the window's
+ * (bin and sign, point) pairs, whose passes read and write in runs, the
+ * bins' offsets found in the sorted keys (no histogram) and the entries
+ * then packed in place. The keys of a group's windows wait in the entries'
+ * buffer (window j at j n: its entries, packed, end at or before j n + n);
+ * the sort takes 12 bytes an n_max point more (the keys' second buffer,
+ * two for the points) and CUB's scratch. The sort: G1 2^24 -11.9%, 2^26
+ * -9.9%, 2^27 -8.3%, G2 2^24 -3.2%, plans +7..+20% (H100, stop 37).
  * CUZK_MSM_SCATTER=atomic|sort picks one for a plan. */
 typedef enum cuda_msm_scatter {
     CUDA_MSM_SCATTER_ATOMIC = 0,
     CUDA_MSM_SCATTER_SORT = 1
 } cuda_msm_scatter;
-#define CUDA_MSM_SCATTER_DEFAULT CUDA_MSM_SCATTER_ATOMIC
+#define CUDA_MSM_SCATTER_DEFAULT CUDA_MSM_SCATTER_SORT
 
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {
@@ -128,9 +134,10 @@ typedef struct cuda_msm_plan {
     uint32_t *full_idx, *ones_idx;
     uint32_t *bin_count, *bin_off, *cursor, *tile_sums;
     uint32_t *sorted;
-    /* CUDA_MSM_SCATTER_SORT: keys in and out, entries in (out: sorted),
-     * CUB's scratch */
-    uint32_t *keys, *keys_alt, *unsorted;
+    /* CUDA_MSM_SCATTER_SORT, n_max each: the keys' second buffer (the
+     * first is in `sorted`), the points and their second buffer; CUB's
+     * scratch */
+    uint32_t *keys_alt, *vals, *vals_alt;
     void *sort_tmp;
     size_t sort_tmp_bytes;
     void *buckets, *pieces, *segs, *wins; /* XYZZ points */
@@ -144,8 +151,8 @@ typedef struct cuda_msm_plan {
     void *jac_host;
 } cuda_msm_plan_t;
 
-/* Window size, window count and group for n full scalars under a plan's
- * limits (bins_cap, entries_cap; 0 = unbounded). */
+/* Window size, window count and group for n full scalars whose group's
+ * entries and buckets fit scratch_limit (0: 2 GiB). */
 cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t scratch_limit);
 
 /* The shape for n under a plan's buffers (bins_cap, entries_cap): fewer
@@ -157,7 +164,8 @@ size_t cuda_msm_xyzz_bytes(cuda_curve curve);
 size_t cuda_msm_jac_bytes(cuda_curve curve);
 
 /* Device bytes a plan for n_max points takes. scratch_limit bounds the
- * sorted entries plus buckets of one window group (0: 2 GiB). */
+ * sorted entries plus buckets of one window group (0: CUZK_MSM_SCRATCH
+ * MiB if set, else 2 GiB). */
 size_t cuda_msm_plan_bytes(cuda_curve curve, size_t n_max, size_t scratch_limit);
 
 /* Allocates on the current device. CUZK_ERR_CUDA (out of memory included)

@@ -151,23 +151,22 @@ static __global__ void msm_scatter(uint32_t *sorted, uint32_t *cursor, const dfr
     }
 }
 
-/* The sort's input (CUDA_MSM_SCATTER_SORT): for window w0 + j of scalar i,
- * at j n + i, key = the bin, or g nb for a zero digit (sorted past every
- * bin), and the entry as msm_scatter writes it. Writes in runs. */
-static __global__ void msm_keys(uint32_t *keys, uint32_t *vals, const dfr_t *k, const uint32_t *idx,
-                                uint32_t n, unsigned c, unsigned w0, unsigned g)
+/* The sort's keys (CUDA_MSM_SCATTER_SORT) for windows w0 .. w0 + g - 1 of
+ * scalar i, window j's at keys[j n + i]: the bin shifted left by one with
+ * the digit's sign in bit 0, or nb << 1 for a zero digit (sorted past every
+ * bin). One read of the scalar a group; writes in runs. */
+static __global__ void msm_keys(uint32_t *keys, const dfr_t *k, uint32_t n, unsigned c, unsigned w0,
+                                unsigned g)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    uint32_t carry = 0, nb = 1u << (c - 1), id = idx[i];
+    uint32_t carry = 0, nb = 1u << (c - 1);
     for (unsigned w = 0; w < w0 + g; w++) {
         int32_t d = msm_digit(&k[i], w, c, &carry);
-        if (w >= w0) {
-            size_t at = (size_t)(w - w0) * n + i;
-            keys[at] = d ? (w - w0) * nb + (uint32_t)abs(d) - 1 : g * nb;
-            vals[at] = id | (d < 0 ? 0x80000000u : 0u);
-        }
+        if (w >= w0)
+            keys[(size_t)(w - w0) * n + i] =
+                d ? ((uint32_t)abs(d) - 1) << 1 | (d < 0 ? 1u : 0u) : nb << 1;
     }
 }
 
@@ -208,6 +207,80 @@ static __host__ __device__ __forceinline__ uint32_t msm_lower_bound(const uint32
             hi = m;
     }
     return lo;
+}
+
+/* The offsets of window w's bins b in [1, nb] from its n sorted keys:
+ * off[w nb + b] = off[w nb] + the keys below b << 1 (the bin, not the sign);
+ * window 0 starts at 0. off[(w + 1) nb] is where window w + 1 starts. */
+static __global__ void msm_sorted_off(uint32_t *off, const uint32_t *keys, uint32_t n, uint32_t nb,
+                                      unsigned w)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t *o = off + (size_t)w * nb;
+    if (b > nb)
+        return;
+    if (b == 0) {
+        if (w == 0)
+            o[0] = 0;
+        return;
+    }
+    o[b] = (w ? o[0] : 0) + msm_lower_bound(keys, n, (uint64_t)b << 1);
+}
+
+/* Window w's sorted points into their place, packed: sorted[off[w nb] + t]
+ * = the t-th point with its key's sign in bit 31, for t below the window's
+ * count of nonzero digits. keys and vals must not overlap sorted's
+ * [off[w nb], off[(w + 1) nb]). */
+static __global__ void msm_pack(uint32_t *sorted, const uint32_t *off, const uint32_t *keys,
+                                const uint32_t *vals, uint32_t nb, unsigned w)
+{
+    uint32_t base = off[(size_t)w * nb], cnt = off[(size_t)(w + 1) * nb] - base;
+    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < cnt; t += gridDim.x * blockDim.x)
+        sorted[base + t] = vals[t] | keys[t] << 31;
+}
+
+/* A group's entries in bin order by sorting (CUDA_MSM_SCATTER_SORT): the
+ * keys of its g windows into p->sorted (window j at j n), then window by
+ * window: a stable sort of (key, point) on the key's bin bits, the bins'
+ * offsets, and the points packed into p->sorted at the window's offset.
+ * Window j's packed entries end at or before j n + n, so they never reach
+ * the keys of the windows still to sort. */
+static __attribute__((unused)) cuzk_status msm_sort_group(cuda_msm_plan_t *p, uint32_t n,
+                                                          unsigned c, unsigned w0, unsigned g,
+                                                          cudaStream_t s, cuzk_error_t *err)
+{
+    uint32_t nb = 1u << (c - 1);
+    msm_keys<<<(n + 255) / 256, 256, 0, s>>>(p->sorted, p->k, n, c, w0, g);
+    cuzk_status st = CUDA_CHECK(cudaGetLastError(), err);
+    for (unsigned j = 0; j < g && st == CUZK_OK; j++) {
+        cub::DoubleBuffer<uint32_t> keys(p->sorted + (size_t)j * n, p->keys_alt),
+            vals(p->vals, p->vals_alt);
+        size_t tmp = p->sort_tmp_bytes;
+        /* the sort may write over its input points: a fresh copy each window */
+        if ((st = CUDA_CHECK(cudaMemcpyAsync(p->vals, p->full_idx, (size_t)n * sizeof(uint32_t),
+                                             cudaMemcpyDeviceToDevice, s),
+                             err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cub::DeviceRadixSort::SortPairs(p->sort_tmp, tmp, keys, vals, (int)n,
+                                                             1, 1 + (int)c, s),
+                             err)) != CUZK_OK)
+            break;
+        /* keys left in the window's own place would be overwritten while
+         * they are read: move them to the second buffer */
+        const uint32_t *kc = keys.Current();
+        if (kc != p->keys_alt) {
+            if ((st = CUDA_CHECK(cudaMemcpyAsync(p->keys_alt, kc, (size_t)n * sizeof(uint32_t),
+                                                 cudaMemcpyDeviceToDevice, s),
+                                 err)) != CUZK_OK)
+                break;
+            kc = p->keys_alt;
+        }
+        msm_sorted_off<<<(nb + 256) / 256, 256, 0, s>>>(p->bin_off, kc, n, nb, j);
+        unsigned grid = (n + 255) / 256;
+        grid = grid < 8u * (unsigned)p->sms ? grid : 8u * (unsigned)p->sms;
+        msm_pack<<<grid ? grid : 1, 256, 0, s>>>(p->sorted, p->bin_off, kc, vals.Current(), nb, j);
+        st = CUDA_CHECK(cudaGetLastError(), err);
+    }
+    return st;
 }
 
 /* *p += v, returning the old value: atomically on the device, plainly in

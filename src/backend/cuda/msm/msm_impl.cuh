@@ -624,33 +624,19 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         unsigned g = sh.windows - w0 < sh.group ? sh.windows - w0 : sh.group;
         uint32_t bins = g * nb;
         unsigned fgrid = (n_full + 255) / 256;
-        if ((st = CUDA_CHECK(cudaMemsetAsync(p->bin_count, 0, (bins + 1) * sizeof(uint32_t), s),
-                             err)) != CUZK_OK)
-            return st;
-        msm_hist<<<fgrid, 256, 0, s>>>(p->bin_count, p->k, n_full, sh.c, w0, g);
-        cuda_msm_trace_mark(p->trace, MSM_PH_HIST, s);
-        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
-            (st = msm_scan(p->bin_off, p->bin_count, bins + 1, p->tile_sums, s, err)) != CUZK_OK)
-            return st;
-        const uint32_t *sorted = p->sorted;
         if (p->scatter == CUDA_MSM_SCATTER_SORT) {
-            cuda_msm_trace_mark(p->trace, MSM_PH_SCAN, s);
-            msm_keys<<<fgrid, 256, 0, s>>>(p->keys, p->unsorted, p->k, p->full_idx, n_full, sh.c,
-                                           w0, g);
-            /* stable: a bin's entries stay in scalar order; zero digits
-             * (their key is `bins`) sort past off[bins] */
-            cub::DoubleBuffer<uint32_t> keys(p->keys, p->keys_alt), vals(p->unsorted, p->sorted);
-            size_t tmp = p->sort_tmp_bytes;
-            int bits = 32 - __builtin_clz(bins);
-            if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
-                (st = CUDA_CHECK(cub::DeviceRadixSort::SortPairs(p->sort_tmp, tmp, keys, vals,
-                                                                 (int)((size_t)n_full * g), 0, bits,
-                                                                 s),
+            if ((st = msm_sort_group(p, n_full, sh.c, w0, g, s, err)) != CUZK_OK)
+                return st;
+        } else {
+            if ((st = CUDA_CHECK(cudaMemsetAsync(p->bin_count, 0, (bins + 1) * sizeof(uint32_t), s),
                                  err)) != CUZK_OK)
                 return st;
-            sorted = vals.Current();
-        } else {
-            if ((st = CUDA_CHECK(cudaMemcpyAsync(p->cursor, p->bin_off, bins * sizeof(uint32_t),
+            msm_hist<<<fgrid, 256, 0, s>>>(p->bin_count, p->k, n_full, sh.c, w0, g);
+            cuda_msm_trace_mark(p->trace, MSM_PH_HIST, s);
+            if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+                (st = msm_scan(p->bin_off, p->bin_count, bins + 1, p->tile_sums, s, err)) !=
+                    CUZK_OK ||
+                (st = CUDA_CHECK(cudaMemcpyAsync(p->cursor, p->bin_off, bins * sizeof(uint32_t),
                                                  cudaMemcpyDeviceToDevice, s),
                                  err)) != CUZK_OK)
                 return st;
@@ -660,7 +646,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         }
         cuda_msm_trace_mark(p->trace, MSM_PH_SCATTER, s);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
-            (st = MK(sum_bins)((XYZZ *)p->buckets, p, sorted, p->bin_off, bins,
+            (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins,
                                (uint64_t)n_full * g, bases, medium, s, err)) != CUZK_OK)
             return st;
         cuda_msm_trace_mark(p->trace, MSM_PH_BINS, s);

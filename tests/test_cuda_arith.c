@@ -503,6 +503,12 @@ static void r_fp_neg(void *o, const void *a, const void *b)
     (void)b;
     fp_neg(o, a);
 }
+static void r_fp_dbl_sub(void *o, const void *a, const void *b)
+{
+    fp_t t;
+    fp_dbl(&t, a);
+    fp_sub(o, &t, b);
+}
 static void r_fp_dbl(void *o, const void *a, const void *b)
 {
     (void)b;
@@ -591,6 +597,12 @@ static void r_g1_add_mixed(void *o, const void *a, const void *b)
 {
     g1_add_mixed(o, a, b);
 }
+static void r_g1_add_mixed2(void *o, const void *a, const void *b)
+{
+    g1_jac_t t;
+    g1_add_mixed(&t, a, b);
+    g1_add_mixed(o, &t, b);
+}
 static void r_g1_dbl(void *o, const void *a, const void *b)
 {
     (void)b;
@@ -646,6 +658,8 @@ static const op_case_t FIELD_CASES[] = {
     {CUZK_CUDA_OP_FP_MUL_F64, IN_FP, r_fp_mul, NULL},
     {CUZK_CUDA_OP_FP2_MUL_MIXED, IN_FP2, r_fp2_mul, NULL},
     {CUZK_CUDA_OP_FP2_SQR_MIXED, IN_FP2, r_fp2_sqr, NULL},
+    {CUZK_CUDA_OP_FP_MUL_LAZY, IN_FP, r_fp_mul, NULL},
+    {CUZK_CUDA_OP_FP_SUB_LAZY, IN_FP, r_fp_dbl_sub, NULL},
     {CUZK_CUDA_OP_FP2_INV, IN_FP2, r_fp2_inv, NULL},
 };
 static const op_case_t G1_CASES[] = {
@@ -656,6 +670,7 @@ static const op_case_t G1_CASES[] = {
     {CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED, IN_G1_AFF, r_g1_add_mixed, &G1W},
     {CUZK_CUDA_OP_G1_XYZZ_ADD, IN_G1, r_g1_add, &G1W},
     {CUZK_CUDA_OP_G1_XYZZ_DBL, IN_G1, r_g1_dbl, &G1W},
+    {CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED_LAZY, IN_G1_AFF, r_g1_add_mixed2, &G1W},
 };
 static const op_case_t G2_CASES[] = {
     {CUZK_CUDA_OP_G2_ADD, IN_G2, r_g2_add, NULL},

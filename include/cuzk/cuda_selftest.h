@@ -76,6 +76,11 @@ typedef enum cuzk_cuda_op {
     CUZK_CUDA_OP_FP_MUL_F64,    /* fp_t <- fp_t, fp_t: a b on the FP64 pipe (fp_f64.cuh) */
     CUZK_CUDA_OP_FP2_MUL_MIXED, /* fp2_t <- fp2_t, fp2_t: one of three products on FP64 */
     CUZK_CUDA_OP_FP2_SQR_MIXED, /* fp2_t <- fp2_t: one of two products on FP64 */
+    /* The [0, 2p) forms (field.cuh), inputs lifted by p when odd, results
+     * reduced; all ones when a value left [0, 2p) or a zero test erred. */
+    CUZK_CUDA_OP_FP_MUL_LAZY,            /* fp_t <- fp_t, fp_t: a b */
+    CUZK_CUDA_OP_FP_SUB_LAZY,            /* fp_t <- fp_t, fp_t: 2a - b */
+    CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED_LAZY, /* g1_jac_t <- g1_jac_t, g1_affine_t: a + b + b */
     CUZK_CUDA_OP_COUNT
 } cuzk_cuda_op;
 

@@ -10,7 +10,11 @@
  *   add_mixed (madd-2007-bl),
  *   xyzz_is_inf, xyzz_set_inf, xyzz_from_affine, xyzz_from_jac, xyzz_neg,
  *   xyzz_dbl_affine (mdbl-2008-s), xyzz_dbl (dbl-2008-s-1),
- *   xyzz_add_affine (madd-2008-s), xyzz_add (add-2008-s), xyzz_to_jac. */
+ *   xyzz_add_affine (madd-2008-s), xyzz_add (add-2008-s), xyzz_to_jac;
+ * G1 also xyzz_add_affine_lz and xyzz_canon (coordinates in [0, 2p)).
+ *
+ * CUZK_EC_LAZY (a build knob for A/B runs, default 0): the MSM's light
+ * bins sum with xyzz_add_affine_lz and reduce once at the end. */
 #ifndef CUZK_CUDA_EC_CUH
 #define CUZK_CUDA_EC_CUH
 
@@ -53,7 +57,19 @@ typedef struct dg2_xyzz {
 #define F_is_zero dfp_is_zero
 #define F_set_zero dfp_set_zero
 #define F_set_one dfp_set_one
+#define F_mul_pair_lz dfp_mul_pair_lz
+#define F_sqr_pair_lz dfp_sqr_pair_lz
+#define F_sub_lz dfp_sub_lz
+#define F_dbl_lz dfp_dbl_lz
+#define F_is_zero_lz dfp_is_zero_lz
+#define F_canon dfp_canon
 #include "backend/cuda/arith/ec_impl.cuh"
+#undef F_mul_pair_lz
+#undef F_sqr_pair_lz
+#undef F_sub_lz
+#undef F_dbl_lz
+#undef F_is_zero_lz
+#undef F_canon
 #undef EC
 #undef EC_AFF
 #undef EC_JAC

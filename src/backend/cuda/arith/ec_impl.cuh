@@ -348,6 +348,55 @@ CUZK_HD void EC(xyzz_add_affine)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a
 #endif
 }
 
+#ifdef F_mul_pair_lz
+/* xyzz_add_affine with p's and out's coordinates in [0, 2q) for the field's
+ * modulus q (field.cuh's lazy forms): no product ends with its conditional
+ * subtraction. zz is 0 only at infinity (set there; a product of nonzero
+ * values is never 0 or q), so xyzz_is_inf holds as it is; P and R are zero
+ * at 0 or q. a is reduced, as are the doubling's and infinity's results. */
+CUZK_HD void EC(xyzz_add_affine_lz)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a)
+{
+    if (EC(affine_is_inf)(a)) {
+        *out = *p;
+        return;
+    }
+    if (EC(xyzz_is_inf)(p)) {
+        EC(xyzz_from_affine)(out, a);
+        return;
+    }
+    F_T u2, s2, pp, ppp, q, r, x3, t;
+    F_mul_pair_lz(&u2, &a->x, &p->zz, &s2, &a->y, &p->zzz);
+    F_sub_lz(&u2, &u2, &p->x); /* P */
+    F_sub_lz(&r, &s2, &p->y);  /* R */
+    if (F_is_zero_lz(&u2)) {
+        if (F_is_zero_lz(&r))
+            EC(xyzz_dbl_affine)(out, a);
+        else
+            EC(xyzz_set_inf)(out);
+        return;
+    }
+    F_sqr_pair_lz(&pp, &u2, &x3, &r);
+    F_mul_pair_lz(&ppp, &u2, &pp, &q, &p->x, &pp);
+    F_sub_lz(&x3, &x3, &ppp);
+    F_dbl_lz(&t, &q);
+    F_sub_lz(&x3, &x3, &t);
+    F_sub_lz(&q, &q, &x3);
+    F_mul_pair_lz(&t, &r, &q, &s2, &p->y, &ppp);
+    F_sub_lz(&out->y, &t, &s2); /* R (Q - X3) - Y1 PPP */
+    out->x = x3;
+    F_mul_pair_lz(&out->zz, &p->zz, &pp, &out->zzz, &p->zzz, &ppp);
+}
+
+/* Every coordinate from [0, 2q) to [0, q). */
+CUZK_HD void EC(xyzz_canon)(EC_XYZZ *out, const EC_XYZZ *p)
+{
+    F_canon(&out->x, &p->x);
+    F_canon(&out->y, &p->y);
+    F_canon(&out->zz, &p->zz);
+    F_canon(&out->zzz, &p->zzz);
+}
+#endif
+
 /* out = p + q, add-2008-s: 12M + 2S. */
 CUZK_HD void EC(xyzz_add)(EC_XYZZ *out, const EC_XYZZ *p, const EC_XYZZ *q)
 {

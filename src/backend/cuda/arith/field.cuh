@@ -187,6 +187,44 @@ CUZK_HD void dfp_sqr(dfp_t *out, const dfp_t *a)
 }
 #endif
 
+/* ---- Fp in [0, 2p) ------------------------------------------------------
+ * For chains of products and sums reduced once at the end (the MSM's light
+ * bins, CUZK_EC_LAZY in ec.cuh): values in [0, 2p), not [0, p). As 4p <
+ * 2^384, the Montgomery product of two such values stays below 2p without
+ * its final conditional subtraction (dmont_mul_lazy: ~30 instructions of
+ * ~640 saved); differences add 2p on a borrow and sums subtract 2p from
+ * 2p on, the same instructions as the reduced forms with 2p for p. Zero is
+ * 0 or p; dfp_canon gives the reduced value. */
+CUZK_DEVICE_CONST(dfp_t, DFP_P2,
+                  dfp_const(dconst_u64x6_t{0x73fdffffffff5556ULL, 0x3d57fffd62a7ffffULL,
+                                           0xce61a541ed61ec48ULL, 0xc8ee9709e70a257eULL,
+                                           0x96374f6c869759aeULL, 0x340223d472ffcd34ULL}))
+
+CUZK_HD void dfp_mul_lz(dfp_t *out, const dfp_t *a, const dfp_t *b)
+{
+    dmont_mul_lazy<DFP_LIMBS>(out->l, a->l, b->l, DCONST(DFP_P).l, DFP_N0);
+}
+
+CUZK_HD void dfp_sub_lz(dfp_t *out, const dfp_t *a, const dfp_t *b)
+{
+    dmont_sub<DFP_LIMBS>(out->l, a->l, b->l, DCONST(DFP_P2).l);
+}
+
+CUZK_HD void dfp_dbl_lz(dfp_t *out, const dfp_t *a)
+{
+    dmont_add<DFP_LIMBS>(out->l, a->l, a->l, DCONST(DFP_P2).l);
+}
+
+CUZK_HD int dfp_is_zero_lz(const dfp_t *a)
+{
+    return dmont_is_zero<DFP_LIMBS>(a->l) | dmont_equal<DFP_LIMBS>(a->l, DCONST(DFP_P).l);
+}
+
+CUZK_HD void dfp_canon(dfp_t *out, const dfp_t *a)
+{
+    dmont_reduce_once<DFP_LIMBS>(out->l, a->l, DCONST(DFP_P).l);
+}
+
 CUZK_HD int dfp_is_zero(const dfp_t *a)
 {
     return dmont_is_zero<DFP_LIMBS>(a->l);

@@ -210,6 +210,41 @@ CUZK_HD void dfp_mul_pair(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t *o2
     *o2 = r.b;
 }
 
+/* The pair in [0, 2p) (field.cuh's lazy forms): inputs below 2p, outputs
+ * below 2p, no final subtractions. */
+CUZK_HD dfp_two_t dfp_mul_pair_lz_v(const dfp_t a1, const dfp_t b1, const dfp_t a2, const dfp_t b2)
+{
+    dfp_two_t r;
+    dmont_mul_lazy<DFP_LIMBS>(r.a.l, a1.l, b1.l, DCONST(DFP_P).l, DFP_N0);
+    dmont_mul_lazy<DFP_LIMBS>(r.b.l, a2.l, b2.l, DCONST(DFP_P).l, DFP_N0);
+    return r;
+}
+
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+static __host__ __device__ __noinline__ dfp_two_t dfp_mul_pair_lz_outlined(dfp_t a1, dfp_t b1,
+                                                                           dfp_t a2, dfp_t b2)
+{
+    return dfp_mul_pair_lz_v(a1, b1, a2, b2);
+}
+#endif
+
+CUZK_HD void dfp_mul_pair_lz(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t *o2,
+                             const dfp_t *a2, const dfp_t *b2)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    dfp_two_t r = dfp_mul_pair_lz_outlined(*a1, *b1, *a2, *b2);
+#else
+    dfp_two_t r = dfp_mul_pair_lz_v(*a1, *b1, *a2, *b2);
+#endif
+    *o1 = r.a;
+    *o2 = r.b;
+}
+
+CUZK_HD void dfp_sqr_pair_lz(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
+{
+    dfp_mul_pair_lz(o1, a, a, o2, b, b);
+}
+
 /* ---- Fp2 with one of its three products on the FP64 pipe --------------
  *
  * Karatsuba's three Fp products are independent: CUZK_FP2_F64 (a build

@@ -204,7 +204,7 @@ CUZK_HD void dmont_eo_reduce(uint32_t *x, uint32_t *y, const uint32_t *m, uint32
     y[N - 1] = ptx_addc(y[N - 1], 0);
 }
 
-template <int N>
+template <int N, bool Full = true>
 CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
                           uint32_t n0)
 {
@@ -258,7 +258,24 @@ CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, c
     for (int k = 1; k < N - 1; k++)
         r[k] = ptx_addc_cc(y[k], x[k + 1]);
     r[N - 1] = ptx_addc(y[N - 1], 0);
-    dmont_reduce_once<N>(out, r, m);
+    if (Full) {
+        dmont_reduce_once<N>(out, r, m);
+    } else {
+        CUZK_UNROLL
+        for (int k = 0; k < N; k++)
+            out[k] = r[k];
+    }
+}
+
+/* out = a b / 2^(32N) mod m in [0, 2m), without the final conditional
+ * subtraction, for a, b < 2m and 4m < 2^(32N) (Fp: p < 2^381): each row
+ * keeps T < a + m < 3m, so T + a b_i + q m < 3 m W < W^(N+1) as the even/odd
+ * chains need, and the result (a b + Q m) / R < 4 m^2 / R + m < 2m. */
+template <int N>
+CUZK_HD void dmont_mul_lazy(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                            uint32_t n0)
+{
+    dmont_mul_eo<N, false>(out, a, b, m, n0);
 }
 
 /* ---- products and reduction apart ---------------------------------------

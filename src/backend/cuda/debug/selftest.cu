@@ -120,6 +120,37 @@ static CUZK_HD void one_fp2_sqr_mixed(dfp2_t *o, const dfp2_t *a, const dfp2_t *
 {
     dfp2_sqr_mixed(o, a);
 }
+/* a b through the [0, 2p) forms: inputs lifted, the lazy product reduced
+ * once. */
+static CUZK_HD void one_fp_mul_lazy(dfp_t *o, const dfp_t *a, const dfp_t *b)
+{
+    dfp_t x = *a, y = *b, r;
+    selftest_lift(&x);
+    selftest_lift(&y);
+    dfp_mul_lz(&r, &x, &y);
+    if (!selftest_below_2p(&r)) {
+        memset(o, 0xff, sizeof *o);
+        return;
+    }
+    dfp_canon(o, &r);
+}
+/* 2a - b through the [0, 2p) forms, and their zero test on every value. */
+static CUZK_HD void one_fp_sub_lazy(dfp_t *o, const dfp_t *a, const dfp_t *b)
+{
+    dfp_t x = *a, y = *b, d, r, c;
+    selftest_lift(&x);
+    selftest_lift(&y);
+    dfp_dbl_lz(&d, &x);
+    dfp_sub_lz(&r, &d, &y);
+    int ok = selftest_below_2p(&d) && selftest_below_2p(&r);
+    dfp_canon(&c, &r);
+    ok = ok && dfp_is_zero_lz(&r) == dfp_is_zero(&c) && dfp_is_zero_lz(&x) == dfp_is_zero(a);
+    if (!ok) {
+        memset(o, 0xff, sizeof *o);
+        return;
+    }
+    *o = c;
+}
 static CUZK_HD void one_fr_mul_wide(dfr_t *o, const dfr_t *a, const dfr_t *b)
 {
     uint32_t p[2 * DFR_LIMBS];
@@ -153,6 +184,8 @@ SELFTEST_OP(fr_mul_wide, dfr_t, dfr_t, dfr_t)
 SELFTEST_OP(fp_mul_f64, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp2_mul_mixed, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp2_sqr_mixed, dfp2_t, dfp2_t, dfp2_t)
+SELFTEST_OP(fp_mul_lazy, dfp_t, dfp_t, dfp_t)
+SELFTEST_OP(fp_sub_lazy, dfp_t, dfp_t, dfp_t)
 
 const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_ADD, fp_add, fp_t, fp_t, fp_t),
@@ -181,6 +214,8 @@ const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_F64, fp_mul_f64, fp_t, fp_t, fp_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FP2_MUL_MIXED, fp2_mul_mixed, fp2_t, fp2_t, fp2_t),
     SELFTEST_UNARY(CUZK_CUDA_OP_FP2_SQR_MIXED, fp2_sqr_mixed, fp2_t, fp2_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_LAZY, fp_mul_lazy, fp_t, fp_t, fp_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FP_SUB_LAZY, fp_sub_lazy, fp_t, fp_t, fp_t),
 };
 const size_t selftest_rows_field_count = sizeof selftest_rows_field / sizeof selftest_rows_field[0];
 

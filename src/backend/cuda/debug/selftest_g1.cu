@@ -32,6 +32,30 @@ static CUZK_HD void one_g1_xyzz_add_mixed(dg1_jac_t *o, const dg1_jac_t *a, cons
     dg1_xyzz_to_jac(o, &p);
 }
 
+/* a + b + b by the [0, 2p) mixed addition (the MSM's light bins with
+ * CUZK_EC_LAZY): a's XYZZ coordinates lifted (zz is 0 only at infinity,
+ * and 0 is never lifted), the second addition on the first's unreduced
+ * result, every coordinate checked below 2p, then reduced. */
+static CUZK_HD void one_g1_xyzz_add_mixed_lazy(dg1_jac_t *o, const dg1_jac_t *a,
+                                               const dg1_affine_t *b)
+{
+    dg1_xyzz_t p;
+    dg1_xyzz_from_jac(&p, a);
+    selftest_lift(&p.x);
+    selftest_lift(&p.y);
+    selftest_lift(&p.zz);
+    selftest_lift(&p.zzz);
+    dg1_xyzz_add_affine_lz(&p, &p, b);
+    dg1_xyzz_add_affine_lz(&p, &p, b);
+    if (!selftest_below_2p(&p.x) || !selftest_below_2p(&p.y) || !selftest_below_2p(&p.zz) ||
+        !selftest_below_2p(&p.zzz)) {
+        memset(o, 0xff, sizeof *o);
+        return;
+    }
+    dg1_xyzz_canon(&p, &p);
+    dg1_xyzz_to_jac(o, &p);
+}
+
 static CUZK_HD void one_g1_xyzz_add(dg1_jac_t *o, const dg1_jac_t *a, const dg1_jac_t *b)
 {
     dg1_xyzz_t p, q;
@@ -56,6 +80,7 @@ SELFTEST_OP(g1_neg, dg1_jac_t, dg1_jac_t, dg1_jac_t)
 SELFTEST_OP(g1_xyzz_add_mixed, dg1_jac_t, dg1_jac_t, dg1_affine_t)
 SELFTEST_OP(g1_xyzz_add, dg1_jac_t, dg1_jac_t, dg1_jac_t)
 SELFTEST_OP(g1_xyzz_dbl, dg1_jac_t, dg1_jac_t, dg1_jac_t)
+SELFTEST_OP(g1_xyzz_add_mixed_lazy, dg1_jac_t, dg1_jac_t, dg1_affine_t)
 
 const selftest_row_t selftest_rows_g1[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_G1_ADD, g1_add, g1_jac_t, g1_jac_t, g1_jac_t),
@@ -66,5 +91,7 @@ const selftest_row_t selftest_rows_g1[] = {
                     g1_affine_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_G1_XYZZ_ADD, g1_xyzz_add, g1_jac_t, g1_jac_t, g1_jac_t),
     SELFTEST_UNARY(CUZK_CUDA_OP_G1_XYZZ_DBL, g1_xyzz_dbl, g1_jac_t, g1_jac_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED_LAZY, g1_xyzz_add_mixed_lazy, g1_jac_t, g1_jac_t,
+                    g1_affine_t),
 };
 const size_t selftest_rows_g1_count = sizeof selftest_rows_g1 / sizeof selftest_rows_g1[0];

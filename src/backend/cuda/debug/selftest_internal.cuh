@@ -27,6 +27,30 @@
 
 #define SELFTEST_BLOCK 128
 
+/* The [0, 2p) forms' tests (field.cuh): a reduced value lifted to x + p
+ * when it is odd, so that both halves of the range come in; and whether a
+ * value is below 2p (else the op writes all ones, which no reduced value
+ * has). */
+static CUZK_HD void selftest_lift(dfp_t *x)
+{
+    uint32_t t[DFP_LIMBS];
+    uint32_t add = 0u - (x->l[0] & 1u);
+    t[0] = ptx_add_cc(x->l[0], DCONST(DFP_P).l[0] & add);
+    CUZK_UNROLL
+    for (int j = 1; j < DFP_LIMBS - 1; j++)
+        t[j] = ptx_addc_cc(x->l[j], DCONST(DFP_P).l[j] & add);
+    t[DFP_LIMBS - 1] = ptx_addc(x->l[DFP_LIMBS - 1], DCONST(DFP_P).l[DFP_LIMBS - 1] & add);
+    CUZK_UNROLL
+    for (int j = 0; j < DFP_LIMBS; j++)
+        x->l[j] = t[j];
+}
+
+static CUZK_HD int selftest_below_2p(const dfp_t *x)
+{
+    uint32_t t[DFP_LIMBS];
+    return dwide_sub<DFP_LIMBS>(t, x->l, DCONST(DFP_P2).l) != 0;
+}
+
 typedef void (*selftest_launch_fn)(void *out, const void *a, const void *b, size_t n, unsigned grid,
                                    cudaStream_t stream);
 typedef void (*selftest_emu_fn)(void *out, const void *a, const void *b, size_t n);

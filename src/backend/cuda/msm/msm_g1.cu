@@ -22,6 +22,10 @@ using namespace cuzk_host;
 #define JAC dg1_jac_t
 #define HJAC g1_jac_t
 #define RED_THREADS 128
+#ifndef CUZK_EC_LAZY
+#define CUZK_EC_LAZY 0
+#endif
+#define MSM_CHAIN_LAZY CUZK_EC_LAZY
 #include "backend/cuda/msm/msm_impl.cuh"
 #undef EC
 #undef MK
@@ -34,6 +38,7 @@ using namespace cuzk_host;
 #undef BA_SLOTS
 #undef HJAC
 #undef RED_THREADS
+#undef MSM_CHAIN_LAZY
 
 cuzk_status cuda_msm_g1(g1_jac_t *out, cuda_msm_plan_t *p, const dg1_affine_t *bases,
                         const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err)

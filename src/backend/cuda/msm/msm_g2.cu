@@ -22,6 +22,7 @@ using namespace cuzk_host;
 #define JAC dg2_jac_t
 #define HJAC g2_jac_t
 #define RED_THREADS 64
+#define MSM_CHAIN_LAZY 0
 #include "backend/cuda/msm/msm_impl.cuh"
 #undef EC
 #undef MK
@@ -34,6 +35,7 @@ using namespace cuzk_host;
 #undef BA_SLOTS
 #undef HJAC
 #undef RED_THREADS
+#undef MSM_CHAIN_LAZY
 
 cuzk_status cuda_msm_g2(g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *bases,
                         const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err)

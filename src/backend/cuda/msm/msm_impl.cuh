@@ -18,6 +18,13 @@ static __device__ __noinline__ void MK(add_aff)(XYZZ *out, const XYZZ *p, const 
     EC(xyzz_add_affine)(out, p, a);
 }
 
+#if MSM_CHAIN_LAZY
+static __device__ __noinline__ void MK(add_aff_lz)(XYZZ *out, const XYZZ *p, const AFF *a)
+{
+    EC(xyzz_add_affine_lz)(out, p, a);
+}
+#endif
+
 static __device__ __noinline__ void MK(add)(XYZZ *out, const XYZZ *p, const XYZZ *q)
 {
     EC(xyzz_add)(out, p, q);
@@ -36,7 +43,9 @@ static __host__ __device__ __forceinline__ void MK(load)(AFF *p, const AFF *base
         EC(affine_neg)(p, p);
 }
 
-/* One thread's sum of the entries sorted[lo .. hi) into *out. */
+/* One thread's sum of the entries sorted[lo .. hi) into *out; with
+ * MSM_CHAIN_LAZY (the including unit's, from CUZK_EC_LAZY) in [0, 2q)
+ * until the end. */
 static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sorted, uint32_t lo,
                                                  uint32_t hi, const AFF *bases)
 {
@@ -45,8 +54,15 @@ static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sort
     for (uint32_t e = lo; e < hi; e++) {
         AFF p;
         MK(load)(&p, bases, sorted[e]);
+#if MSM_CHAIN_LAZY
+        MK(add_aff_lz)(&acc, &acc, &p);
+#else
         MK(add_aff)(&acc, &acc, &p);
+#endif
     }
+#if MSM_CHAIN_LAZY
+    EC(xyzz_canon)(&acc, &acc);
+#endif
     *out = acc;
 }
 

@@ -13,6 +13,7 @@
 #   check      GPU proofs byte-identical to the CPU's (both conventions,
 #              several sizes, resident and streamed) with cuzk-$NEW
 #   ab-msm     G1 2^26 random and witness, G2 2^24 random: every variant
+#              (build variants: tools/cuda_variant.sh NAME "-DKNOB=1")
 #   ab-wit     witness-scalar MSMs at the 16 GiB chunk sizes (G1 2^22, G2
 #              2^21) and G1 2^27 witness, G2 2^24 random: every variant
 #   ab-ntt     NTT 2^20, 2^24, 2^27 with every variant

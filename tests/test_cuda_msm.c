@@ -358,6 +358,32 @@ static void test_scatter_modes(void **state)
     expect_bad_env("CUZK_MSM_SCRATCH");
 }
 
+/* Windows the cost model does not pick (CUZK_MSM_WINDOW): 22 and 24 bits
+ * (12 and 11 windows, 2^21 and 2^23 buckets; G2 at 24 falls to 23, its
+ * window over the scratch limit), then 3 bits (86 windows, groups of
+ * many). A bad value is an error that names it. */
+static void test_window_modes(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const size_t g1_sizes[] = {31, 1000, (1u << 16) + 7};
+    static const size_t g2_sizes[] = {1000};
+    static const char *const big[] = {"22", "24"}, *const small[] = {"3", "9"};
+    sweep_modes("CUZK_MSM_WINDOW", big, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes, g2_sizes,
+                sizeof g2_sizes / sizeof *g2_sizes, 1);
+    sweep_modes("CUZK_MSM_WINDOW", small, g1_sizes, 2, g2_sizes, 1, 0);
+    assert_int_equal(setenv("CUZK_MSM_WINDOW", "25", 1), 0);
+    g1_jac_t o;
+    fr_t s = FR_ONE;
+    g1_affine_t p = G1_GENERATOR;
+    msm_bases_t b = {&p, MSM_BASES_AFFINE};
+    cuzk_error_t err = {0};
+    assert_int_equal(cuzk_cuda_msm_g1(&o, &b, &s, 1, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "CUZK_MSM_WINDOW=25"));
+    unsetenv("CUZK_MSM_WINDOW");
+}
+
 /* ---- the batch-affine kernel alone ---------------------------------------- */
 
 /* Bins of every kind over nb bases: empty, one point, short and long
@@ -549,11 +575,11 @@ int main(void)
     if (g_gpus == 0)
         printf("no GPU: the GPU parts of test_cuda_msm are skipped\n");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_args),       cmocka_unit_test(test_g1),
-        cmocka_unit_test(test_g2),         cmocka_unit_test(test_medium_threads),
-        cmocka_unit_test(test_bins_modes), cmocka_unit_test(test_order_modes),
-        cmocka_unit_test(test_segs_modes), cmocka_unit_test(test_scatter_modes),
-        cmocka_unit_test(test_bins_check),
+        cmocka_unit_test(test_args),         cmocka_unit_test(test_g1),
+        cmocka_unit_test(test_g2),           cmocka_unit_test(test_medium_threads),
+        cmocka_unit_test(test_bins_modes),   cmocka_unit_test(test_order_modes),
+        cmocka_unit_test(test_segs_modes),   cmocka_unit_test(test_scatter_modes),
+        cmocka_unit_test(test_window_modes), cmocka_unit_test(test_bins_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

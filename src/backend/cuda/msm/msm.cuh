@@ -47,7 +47,8 @@
 #define CUDA_MSM_HEAVY 4096      /* a bin with more points than this is heavy */
 #define CUDA_MSM_MEDIUM 256      /* ... with more than this (and 4x the mean), medium */
 #define CUDA_MSM_MEDIUM_FILL 128 /* medium bins per SM that a thread each fills */
-#define CUDA_MSM_MAX_C 20        /* window bits: 2^19 buckets per window at most */
+#define CUDA_MSM_MAX_C 20        /* the model's window bits: 2^19 buckets a window at most */
+#define CUDA_MSM_FORCE_C_MAX 24  /* CUZK_MSM_WINDOW's: 2^23 buckets */
 #define CUDA_MSM_SEGS 65536      /* bucket-reduction threads per window group */
 
 typedef enum cuda_curve { CUDA_CURVE_G1 = 0, CUDA_CURVE_G2 = 1 } cuda_curve;
@@ -117,6 +118,7 @@ typedef struct cuda_msm_plan {
     cuda_curve curve;
     size_t n_max;
     size_t scratch_limit;  /* bound on the sorted entries and buckets, bytes */
+    unsigned c_force;      /* window bits from CUZK_MSM_WINDOW (0: the model's) */
     cuda_msm_shape_t max;  /* the largest shape its buffers hold */
     cuda_msm_shape_t last; /* the shape of the last call */
     size_t jobs_max, heavy_max;
@@ -152,8 +154,10 @@ typedef struct cuda_msm_plan {
 } cuda_msm_plan_t;
 
 /* Window size, window count and group for n full scalars whose group's
- * entries and buckets fit scratch_limit (0: 2 GiB). */
-cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t scratch_limit);
+ * entries and buckets fit scratch_limit (0: 2 GiB, or 2.25 GiB where that
+ * saves a group). c_force (0: the cost model's) sets the window bits,
+ * fewer where one window would not fit. */
+cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t scratch_limit, unsigned c_force);
 
 /* The shape for n under a plan's buffers (bins_cap, entries_cap): fewer
  * windows per group, or smaller windows, when they would not fit. */

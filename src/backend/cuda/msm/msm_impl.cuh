@@ -621,8 +621,9 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
         return st;
     uint32_t n_full = p->ctl_host[CTL_FULL], n_ones = p->ctl_host[CTL_ONES];
-    cuda_msm_shape_t sh = cuda_msm_shape_fit(cuda_msm_shape(p->curve, n_full, p->scratch_limit),
-                                             n_full, p->max.bins, p->max.entries);
+    cuda_msm_shape_t sh =
+        cuda_msm_shape_fit(cuda_msm_shape(p->curve, n_full, p->scratch_limit, p->c_force), n_full,
+                           p->max.bins, p->max.entries);
     if (sh.bins > p->max.bins || (size_t)n_full * sh.group > p->max.entries ||
         sh.group * sh.segs > CUDA_MSM_SEGS || sh.windows > CUDA_MSM_MAX_WINDOWS)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda msm: shape exceeds its plan");

@@ -6,7 +6,7 @@
  *   F_T and F_add, F_sub, F_dbl, F_neg, F_mul, F_sqr, F_is_zero,
  *   F_set_zero, F_set_one       the coordinate field
  *   F_mul_pair, F_sqr_pair      two independent products at once
- *                               (fp_f64.cuh, CUZK_EC_PAIR)
+ *                               (fp_pair.cuh, CUZK_EC_PAIR)
  *
  * Conventions are the host's, so that results are the same bytes:
  *  - affine infinity is (0, 0); Jacobian (X, Y, Z) is (X/Z^2, Y/Z^3) and

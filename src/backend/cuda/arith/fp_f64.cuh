@@ -157,94 +157,6 @@ CUZK_HD void dfp_mul_f64(dfp_t *out, const dfp_t *a, const dfp_t *b)
     dmont_reduce_once<DFP_LIMBS>(out->l, t, DCONST(DFP_P).l);
 }
 
-/* ---- two products at once ------------------------------------------------
- *
- * The XYZZ additions' multiplications come in independent pairs (U2 and
- * S2, P^2 and R^2, P PP and X1 PP, ZZ PP and ZZZ PPP). CUZK_EC_PAIR (a
- * build knob, ec_impl.cuh) makes each pair one call:
- *   0  off: one call a product
- *   1  pairs, both products on the IMAD pipe (the default: G1 MSM 2^24
- *      -2.5%, 2^26 -2.8% on an H100, stop 36)
- *   2  pairs, the second product on the FP64 pipe (+30-39%: the pipes
- *      share their dispatch, and the FP64 product has ~45% more
- *      instructions; bench/RESULTS.md, stop 36)
- * One body for both products lets the scheduler interleave them. */
-#ifndef CUZK_EC_PAIR
-#define CUZK_EC_PAIR 1
-#endif
-
-typedef struct dfp_two {
-    dfp_t a, b;
-} dfp_two_t;
-
-CUZK_HD dfp_two_t dfp_mul_pair_v(const dfp_t a1, const dfp_t b1, const dfp_t a2, const dfp_t b2)
-{
-    dfp_two_t r;
-    dmont_mul<DFP_LIMBS>(r.a.l, a1.l, b1.l, DCONST(DFP_P).l, DFP_N0);
-#if CUZK_EC_PAIR == 2
-    dfp_mul_f64(&r.b, &a2, &b2);
-#else
-    dmont_mul<DFP_LIMBS>(r.b.l, a2.l, b2.l, DCONST(DFP_P).l, DFP_N0);
-#endif
-    return r;
-}
-
-#ifdef CUZK_CUDA_OUTLINE_FP_MUL
-static __host__ __device__ __noinline__ dfp_two_t dfp_mul_pair_outlined(dfp_t a1, dfp_t b1,
-                                                                        dfp_t a2, dfp_t b2)
-{
-    return dfp_mul_pair_v(a1, b1, a2, b2);
-}
-#endif
-
-/* o1 = a1 b1, o2 = a2 b2; every input is read before an output is written. */
-CUZK_HD void dfp_mul_pair(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t *o2, const dfp_t *a2,
-                          const dfp_t *b2)
-{
-#ifdef CUZK_CUDA_OUTLINE_FP_MUL
-    dfp_two_t r = dfp_mul_pair_outlined(*a1, *b1, *a2, *b2);
-#else
-    dfp_two_t r = dfp_mul_pair_v(*a1, *b1, *a2, *b2);
-#endif
-    *o1 = r.a;
-    *o2 = r.b;
-}
-
-/* The pair in [0, 2p) (field.cuh's lazy forms): inputs below 2p, outputs
- * below 2p, no final subtractions. */
-CUZK_HD dfp_two_t dfp_mul_pair_lz_v(const dfp_t a1, const dfp_t b1, const dfp_t a2, const dfp_t b2)
-{
-    dfp_two_t r;
-    dmont_mul_lazy<DFP_LIMBS>(r.a.l, a1.l, b1.l, DCONST(DFP_P).l, DFP_N0);
-    dmont_mul_lazy<DFP_LIMBS>(r.b.l, a2.l, b2.l, DCONST(DFP_P).l, DFP_N0);
-    return r;
-}
-
-#ifdef CUZK_CUDA_OUTLINE_FP_MUL
-static __host__ __device__ __noinline__ dfp_two_t dfp_mul_pair_lz_outlined(dfp_t a1, dfp_t b1,
-                                                                           dfp_t a2, dfp_t b2)
-{
-    return dfp_mul_pair_lz_v(a1, b1, a2, b2);
-}
-#endif
-
-CUZK_HD void dfp_mul_pair_lz(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t *o2,
-                             const dfp_t *a2, const dfp_t *b2)
-{
-#ifdef CUZK_CUDA_OUTLINE_FP_MUL
-    dfp_two_t r = dfp_mul_pair_lz_outlined(*a1, *b1, *a2, *b2);
-#else
-    dfp_two_t r = dfp_mul_pair_lz_v(*a1, *b1, *a2, *b2);
-#endif
-    *o1 = r.a;
-    *o2 = r.b;
-}
-
-CUZK_HD void dfp_sqr_pair_lz(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
-{
-    dfp_mul_pair_lz(o1, a, a, o2, b, b);
-}
-
 /* ---- Fp2 with one of its three products on the FP64 pipe --------------
  *
  * Karatsuba's three Fp products are independent: CUZK_FP2_F64 (a build
@@ -310,29 +222,6 @@ CUZK_HD void dfp2_sqr_mixed(dfp2_t *out, const dfp2_t *a)
 #else
     *out = dfp2_sqr_mixed_v(*a);
 #endif
-}
-
-/* Fp2: the two products as two plain calls, in order (the pairs gain
- * nothing there: measured with copies and Karatsuba squares, G2 2^24
- * was +4.7%, stop 36). o1 must not alias a2 or b2, which holds in
- * ec_impl.cuh's pairs. */
-CUZK_HD void dfp2_mul_pair(dfp2_t *o1, const dfp2_t *a1, const dfp2_t *b1, dfp2_t *o2,
-                           const dfp2_t *a2, const dfp2_t *b2)
-{
-    dfp2_mul(o1, a1, b1);
-    dfp2_mul(o2, a2, b2);
-}
-
-/* o1 = a^2, o2 = b^2 (each pair's squares). */
-CUZK_HD void dfp_sqr_pair(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
-{
-    dfp_mul_pair(o1, a, a, o2, b, b);
-}
-
-CUZK_HD void dfp2_sqr_pair(dfp2_t *o1, const dfp2_t *a, dfp2_t *o2, const dfp2_t *b)
-{
-    dfp2_sqr(o1, a);
-    dfp2_sqr(o2, b);
 }
 
 #endif

@@ -32,9 +32,8 @@ static CUZK_HD void one_g1_xyzz_add_mixed(dg1_jac_t *o, const dg1_jac_t *a, cons
     dg1_xyzz_to_jac(o, &p);
 }
 
-/* a + b + b by the [0, 2p) mixed addition (the MSM's light bins with
- * CUZK_EC_LAZY): a's XYZZ coordinates lifted (zz is 0 only at infinity,
- * and 0 is never lifted), the second addition on the first's unreduced
+/* a + b + b by the [0, 2p) mixed addition (the G1 MSM's light bins): a's XYZZ coordinates lifted
+ * (zz is 0 only at infinity, and 0 is never lifted), the second addition on the first's unreduced
  * result, every coordinate checked below 2p, then reduced. */
 static CUZK_HD void one_g1_xyzz_add_mixed_lazy(dg1_jac_t *o, const dg1_jac_t *a,
                                                const dg1_affine_t *b)

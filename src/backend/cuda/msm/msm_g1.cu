@@ -22,14 +22,12 @@ using namespace cuzk_host;
 #define JAC dg1_jac_t
 #define HJAC g1_jac_t
 #define RED_THREADS 128
+/* the light bins' sums in [0, 2p), reduced once (ec.cuh); 0 at build
+ * time sums them reduced */
 #ifndef CUZK_EC_LAZY
-#define CUZK_EC_LAZY 0
+#define CUZK_EC_LAZY 1
 #endif
 #define MSM_CHAIN_LAZY CUZK_EC_LAZY
-#ifndef CUZK_MSM_CHAIN_INLINE
-#define CUZK_MSM_CHAIN_INLINE 0
-#endif
-#define MSM_CHAIN_INLINE CUZK_MSM_CHAIN_INLINE
 #include "backend/cuda/msm/msm_impl.cuh"
 #undef EC
 #undef MK
@@ -43,7 +41,6 @@ using namespace cuzk_host;
 #undef HJAC
 #undef RED_THREADS
 #undef MSM_CHAIN_LAZY
-#undef MSM_CHAIN_INLINE
 
 cuzk_status cuda_msm_g1(g1_jac_t *out, cuda_msm_plan_t *p, const dg1_affine_t *bases,
                         const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err)

@@ -23,7 +23,6 @@ using namespace cuzk_host;
 #define HJAC g2_jac_t
 #define RED_THREADS 64
 #define MSM_CHAIN_LAZY 0
-#define MSM_CHAIN_INLINE 0
 #include "backend/cuda/msm/msm_impl.cuh"
 #undef EC
 #undef MK
@@ -37,7 +36,6 @@ using namespace cuzk_host;
 #undef HJAC
 #undef RED_THREADS
 #undef MSM_CHAIN_LAZY
-#undef MSM_CHAIN_INLINE
 
 cuzk_status cuda_msm_g2(g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *bases,
                         const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err)

@@ -45,12 +45,7 @@ static __host__ __device__ __forceinline__ void MK(load)(AFF *p, const AFF *base
 
 /* One thread's sum of the entries sorted[lo .. hi) into *out; with
  * MSM_CHAIN_LAZY (the including unit's, from CUZK_EC_LAZY) in [0, 2q)
- * until the end. MSM_CHAIN_INLINE (G1's CUZK_MSM_CHAIN_INLINE, a build knob
- * for A/B runs) inlines the addition: the accumulator stays in registers
- * (the call keeps it and the base in a 288-byte stack frame, ~95 LDL and
- * 15 STL an addition) at 198 registers a thread, not 140 (ptxas, stop 37;
- * with CUZK_MSM_BINS_MINB=3: 168 and 68 bytes of spills; with
- * CUZK_EC_LAZY=1: 176, no spills). Not yet measured. */
+ * until the end. */
 static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sorted, uint32_t lo,
                                                  uint32_t hi, const AFF *bases)
 {
@@ -59,12 +54,8 @@ static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sort
     for (uint32_t e = lo; e < hi; e++) {
         AFF p;
         MK(load)(&p, bases, sorted[e]);
-#if MSM_CHAIN_LAZY && MSM_CHAIN_INLINE
-        EC(xyzz_add_affine_lz)(&acc, &acc, &p);
-#elif MSM_CHAIN_LAZY
+#if MSM_CHAIN_LAZY
         MK(add_aff_lz)(&acc, &acc, &p);
-#elif MSM_CHAIN_INLINE
-        EC(xyzz_add_affine)(&acc, &acc, &p);
 #else
         MK(add_aff)(&acc, &acc, &p);
 #endif

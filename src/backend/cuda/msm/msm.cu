@@ -56,6 +56,11 @@ cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t limit, unsign
             best_cost = cost;
         }
     }
+    /* 22 bits (12 windows, not 13) only pay at the largest G1 sizes, where
+     * 20-bit windows run the bins kernel furthest from its floor (H100:
+     * 2^27 875 -> 783 ms; 2^26 396 -> 416); from 2^26.5 on. */
+    if (curve == CUDA_CURVE_G1 && n >= CUDA_MSM_C22_FROM)
+        best = 22;
     if (c_force)
         best = c_force;
     cuda_msm_shape_t sh;

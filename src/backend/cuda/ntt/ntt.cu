@@ -21,7 +21,10 @@
  *    bit-reversal pass multiplies by n^-1 (inverse) or n^-1 g^-i (coset
  *    inverse) as it writes.
  *  - Roots come from two-level tables (ntt.cuh), one Fr multiplication a
- *    lookup; the in-block DFT roots have a small table of their own.
+ *    lookup; the in-block DFT roots have a small table of their own, and
+ *    the passes after the first a direct table of their twiddles: with k1
+ *    the first pass's bits, a later pass's twiddles are powers of
+ *    w_n^(2^k1), 2^(log_n - k1) of them (8 MiB at 2^27, L2-resident).
  * log_n < 3 runs on one thread (ntt_dif_tiny).
  *
  * The kernels are in ntt_kernels.cuh. Every kernel body is a __host__
@@ -32,9 +35,9 @@
  *
  * Expected time on an H200 at 2^27 (4 GiB of data). Arithmetic per element:
  * in-block butterflies 27/2 multiplications less ~1 per pass whose twiddle
- * is 1 (10.5), plus 2 per element (the four-step twiddle and its two-level
- * product) in passes 1 and 2 (4): ~14.5 x 2^27 = 1.9e9 Fr multiplications
- * of ~280 IMADs (CIOS on 8 limbs) = 5.4e11 IMADs, 32 ms at 1.7e13 IMAD/s;
+ * is 1 (10.5), plus the four-step twiddle in passes 1 and 2 and, in pass 1
+ * only, its two-level product (3): ~13.5 x 2^27 = 1.8e9 Fr multiplications
+ * of ~280 IMADs (CIOS on 8 limbs) = 5.1e11 IMADs, 30 ms at 1.7e13 IMAD/s;
  * the butterflies' additions issue beside them. Memory: 3 DIF passes and
  * one bit-reversal pass, each reading and writing 4 GiB, ~2.5 ms apiece at
  * ~3.5 TB/s; the DIF passes are compute-bound and hide theirs. Predicted
@@ -208,23 +211,39 @@ static unsigned kb_of(unsigned log_n)
     return log_n < CUDA_NTT_PASS_MAX_LOG ? log_n : CUDA_NTT_PASS_MAX_LOG;
 }
 
-/* Elements of the three tables of one direction: lo, hi, blk. */
-static void roots_sizes(size_t sz[3], unsigned log_n)
+/* The DIF's passes: ceil(log_n / 9) of near-equal bits (2^27: 9 + 9 + 9;
+ * 2^20: 7 + 7 + 6), the first ones a bit larger. */
+static unsigned passes_of(unsigned log_n)
+{
+    return (log_n + CUDA_NTT_PASS_MAX_LOG - 1) / CUDA_NTT_PASS_MAX_LOG;
+}
+
+static unsigned pass_bits(unsigned log_n, unsigned i)
+{
+    const unsigned passes = passes_of(log_n);
+    return log_n / passes + (i < log_n % passes ? 1 : 0);
+}
+
+#define NTT_TABLES 4 /* of one direction: lo, hi, blk, tw2 */
+
+/* Elements of each table of one direction. */
+static void roots_sizes(size_t sz[NTT_TABLES], unsigned log_n)
 {
     unsigned h = half_of(log_n), kb = kb_of(log_n);
     sz[0] = (size_t)1 << h;
     sz[1] = (size_t)1 << (log_n - h);
     sz[2] = kb ? (size_t)1 << (kb - 1) : 0;
+    sz[3] = passes_of(log_n) > 1 ? (size_t)1 << (log_n - pass_bits(log_n, 0)) : 0;
 }
 
 size_t cuda_ntt_domain_bytes(unsigned log_n)
 {
     if (log_n >= NTT_MAX_LOG)
         return 0;
-    size_t sz[3], bytes = 0;
+    size_t sz[NTT_TABLES], bytes = 0;
     roots_sizes(sz, log_n);
     for (int dir = 0; dir < 2; dir++)
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < NTT_TABLES; i++)
             bytes += align_up(sz[i] * sizeof(dfr_t));
     return bytes;
 }
@@ -233,7 +252,7 @@ size_t cuda_ntt_coset_bytes(unsigned log_n)
 {
     if (log_n >= NTT_MAX_LOG)
         return 0;
-    size_t sz[3];
+    size_t sz[NTT_TABLES];
     roots_sizes(sz, log_n);
     return 2 * (align_up(sz[0] * sizeof(dfr_t)) + align_up(sz[1] * sizeof(dfr_t)));
 }
@@ -243,19 +262,22 @@ size_t cuda_ntt_coset_bytes(unsigned log_n)
 static cuzk_status roots_build(cuda_ntt_roots_t *R, char **at, const fr_t *w, unsigned log_n,
                                ntt_target tg, cudaStream_t stream, cuzk_error_t *err)
 {
-    size_t sz[3];
+    size_t sz[NTT_TABLES];
     roots_sizes(sz, log_n);
     unsigned h = half_of(log_n), kb = kb_of(log_n);
-    dfr_t **tab[3] = {&R->lo, &R->hi, &R->blk};
-    for (int i = 0; i < 3; i++) {
+    dfr_t **tab[NTT_TABLES] = {&R->lo, &R->hi, &R->blk, &R->tw2};
+    for (int i = 0; i < NTT_TABLES; i++) {
         *tab[i] = sz[i] ? (dfr_t *)*at : NULL;
         *at += align_up(sz[i] * sizeof(dfr_t));
     }
-    fr_t w_hi, w_blk;
+    fr_t w_hi, w_blk, w_tw2;
     fr_pow_u64(&w_hi, w, (uint64_t)1 << h);
     fr_pow_u64(&w_blk, w, (uint64_t)1 << (log_n - kb));
-    const fr_t *bases[3] = {w, &w_hi, &w_blk};
-    for (int i = 0; i < 3; i++) {
+    w_tw2 = FR_ONE; /* no table below two passes */
+    if (sz[3])
+        fr_pow_u64(&w_tw2, w, (uint64_t)1 << pass_bits(log_n, 0));
+    const fr_t *bases[NTT_TABLES] = {w, &w_hi, &w_blk, &w_tw2};
+    for (int i = 0; i < NTT_TABLES; i++) {
         cuzk_status st = launch_powers(*tab[i], sz[i], bases[i], &FR_ONE, tg, stream, err);
         if (st != CUZK_OK)
             return st;
@@ -297,7 +319,7 @@ static void domain_shape(cuda_ntt_domain_t *t, unsigned log_n, fr_roots conv)
 static cuzk_status coset_fill(cuda_ntt_coset_t *t, const cuda_ntt_domain_t *d, const fr_t *g,
                               ntt_target tg, cudaStream_t stream, cuzk_error_t *err)
 {
-    size_t sz[3];
+    size_t sz[NTT_TABLES];
     roots_sizes(sz, d->log_n);
     fr_t g_inv, g_hi, g_inv_hi, nn, n_inv;
     fr_inv(&g_inv, g);
@@ -410,14 +432,15 @@ void cuda_ntt_coset_free(cuda_ntt_coset_t *c)
 
 /* ---- the transform --------------------------------------------------------------- */
 
-/* The DIF passes over a: ceil(log_n / 9) passes of near-equal k (2^27:
- * 9 + 9 + 9; 2^20: 7 + 7 + 6), the first ones a bit larger. */
+/* The DIF passes over a (passes_of, pass_bits). A later pass's twiddle
+ * w_n^(e 2^(log_n - r)) is tw2[e 2^(r2 - r)], r2 = log_n - k1 <= r. */
 static cuzk_status dif_passes(dfr_t *a, const cuda_ntt_domain_t *d, const cuda_ntt_roots_t *R,
                               const cuda_ntt_coset_t *pre, ntt_target tg, cudaStream_t stream,
                               cuzk_error_t *err)
 {
     const unsigned log_n = d->log_n;
-    const unsigned passes = (log_n + CUDA_NTT_PASS_MAX_LOG - 1) / CUDA_NTT_PASS_MAX_LOG;
+    const unsigned passes = passes_of(log_n);
+    const unsigned r2 = log_n - pass_bits(log_n, 0);
     unsigned r = log_n;
     for (unsigned i = 0; i < passes; i++) {
         ntt_pass_t P;
@@ -427,11 +450,13 @@ static cuzk_status dif_passes(dfr_t *a, const cuda_ntt_domain_t *d, const cuda_n
         P.half = d->half;
         P.kb = d->kb;
         P.r = r;
-        P.k = log_n / passes + (i < log_n % passes ? 1 : 0);
+        P.k = pass_bits(log_n, i);
         const unsigned s = r - P.k;
         P.c = s < NTT_COLS_MAX_LOG ? s : NTT_COLS_MAX_LOG;
-        P.tw_lo = s ? R->lo : NULL;
-        P.tw_hi = s ? R->hi : NULL;
+        P.tw_lo = s && i == 0 ? R->lo : NULL;
+        P.tw_hi = s && i == 0 ? R->hi : NULL;
+        P.tw_dir = s && i > 0 ? R->tw2 : NULL;
+        P.tw_shift = i > 0 ? r2 - r : 0;
         P.pre_lo = i == 0 && pre ? pre->pre_lo : NULL;
         P.pre_hi = i == 0 && pre ? pre->pre_hi : NULL;
         cuzk_status st = launch_pass(&P, d->n, tg, stream, err);

@@ -7,7 +7,10 @@
  * of one shift g for one domain; both are built once on the device (a few
  * MiB at 2^27: two-level tables, omega^e = hi[e >> half] lo[e & (2^half-1)],
  * not the CPU's n/2 twiddles) and are read-only afterwards, so one domain
- * serves any number of streams at once. The bytes they take are known
+ * serves any number of streams at once; the passes after the first read
+ * their four-step twiddles from one direct table instead (1/512 of n
+ * elements: 8 MiB at 2^27), which saves the two-level table's product on
+ * every element they touch. The bytes they take are known
  * before anything is allocated (cuda_ntt_domain_bytes, cuda_ntt_coset_bytes)
  * for the memory plan.
  *
@@ -39,6 +42,8 @@ typedef struct cuda_ntt_roots {
     dfr_t *lo;  /* w^j, j < 2^half */
     dfr_t *hi;  /* w^(j 2^half), j < 2^(log_n - half) */
     dfr_t *blk; /* w_{2^kb}^j = w^(j 2^(log_n - kb)), j < 2^(kb-1): the in-block DFTs */
+    dfr_t *tw2; /* w^(j 2^k1), j < 2^(log_n - k1), k1 the first pass's bits: the later
+                 * passes' four-step twiddles; NULL with one pass */
 } cuda_ntt_roots_t;
 
 typedef struct cuda_ntt_domain {

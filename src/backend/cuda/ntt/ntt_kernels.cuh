@@ -122,7 +122,9 @@ static CUZK_HD void ntt_unpack(dfr_t *v, uint4 lo, uint4 hi)
 typedef struct ntt_pass {
     dfr_t *a;
     const dfr_t *blk;             /* this direction's w_{2^kb}^j */
-    const dfr_t *tw_lo, *tw_hi;   /* w_n two-level; NULL in the last pass (s = 0) */
+    const dfr_t *tw_lo, *tw_hi;   /* w_n two-level: the first pass's twiddles, else NULL */
+    const dfr_t *tw_dir;          /* the domain's tw2: a later pass's, else NULL */
+    unsigned tw_shift;            /* tw_dir's index is e << tw_shift */
     const dfr_t *pre_lo, *pre_hi; /* coset g^x two-level; NULL: none (first pass only) */
     unsigned log_n, half, kb;
     unsigned r; /* bits of the sub-problems this pass starts */
@@ -229,7 +231,9 @@ static CUZK_HD void ntt_load_global(dfr_t *v, const ntt_pass_t &P, const ntt_geo
 }
 
 /* The last round's elements to global memory, after the four-step twiddle
- * w_{2^r}^(lo rev_k(p)) = w_n^((lo rev_k(p)) << (log_n - r)). */
+ * w_{2^r}^(lo rev_k(p)) = w_n^((lo rev_k(p)) << (log_n - r)): from the
+ * two-level table in the first pass, from the direct one after it (none
+ * in the last pass, s = 0). */
 template <int RHO>
 static CUZK_HD void ntt_store_global(dfr_t *v, const ntt_pass_t &P, const ntt_geom_t &G,
                                      uint32_t tid)
@@ -237,11 +241,14 @@ static CUZK_HD void ntt_store_global(dfr_t *v, const ntt_pass_t &P, const ntt_ge
     CUZK_UNROLL
     for (int u = 0; u < NTT_RADIX; u++) {
         uint32_t t, p = ntt_slot<RHO>(&t, G, tid, RHO, u);
-        if (P.tw_lo) {
+        if (P.tw_lo || P.tw_dir) {
             uint32_t e = (G.lo0 + t) * ntt_rev(p, G.k);
             if (e) {
                 dfr_t w;
-                ntt_pow2l(&w, P.tw_lo, P.tw_hi, P.half, e << (P.log_n - P.r));
+                if (P.tw_dir)
+                    w = P.tw_dir[e << P.tw_shift];
+                else
+                    ntt_pow2l(&w, P.tw_lo, P.tw_hi, P.half, e << (P.log_n - P.r));
                 ntt_mul(&v[u], &v[u], &w);
             }
         }

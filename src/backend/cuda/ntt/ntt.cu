@@ -233,7 +233,8 @@ static void roots_sizes(size_t sz[NTT_TABLES], unsigned log_n)
     sz[0] = (size_t)1 << h;
     sz[1] = (size_t)1 << (log_n - h);
     sz[2] = kb ? (size_t)1 << (kb - 1) : 0;
-    sz[3] = passes_of(log_n) > 1 ? (size_t)1 << (log_n - pass_bits(log_n, 0)) : 0;
+    /* two passes: the second is the last, whose twiddles are all 1 */
+    sz[3] = passes_of(log_n) > 2 ? (size_t)1 << (log_n - pass_bits(log_n, 0)) : 0;
 }
 
 size_t cuda_ntt_domain_bytes(unsigned log_n)
@@ -273,7 +274,7 @@ static cuzk_status roots_build(cuda_ntt_roots_t *R, char **at, const fr_t *w, un
     fr_t w_hi, w_blk, w_tw2;
     fr_pow_u64(&w_hi, w, (uint64_t)1 << h);
     fr_pow_u64(&w_blk, w, (uint64_t)1 << (log_n - kb));
-    w_tw2 = FR_ONE; /* no table below two passes */
+    w_tw2 = FR_ONE; /* no table below three passes */
     if (sz[3])
         fr_pow_u64(&w_tw2, w, (uint64_t)1 << pass_bits(log_n, 0));
     const fr_t *bases[NTT_TABLES] = {w, &w_hi, &w_blk, &w_tw2};
@@ -453,9 +454,9 @@ static cuzk_status dif_passes(dfr_t *a, const cuda_ntt_domain_t *d, const cuda_n
         P.k = pass_bits(log_n, i);
         const unsigned s = r - P.k;
         P.c = s < NTT_COLS_MAX_LOG ? s : NTT_COLS_MAX_LOG;
-        P.tw_lo = s && i == 0 ? R->lo : NULL;
-        P.tw_hi = s && i == 0 ? R->hi : NULL;
         P.tw_dir = s && i > 0 ? R->tw2 : NULL;
+        P.tw_lo = s && !P.tw_dir ? R->lo : NULL;
+        P.tw_hi = s && !P.tw_dir ? R->hi : NULL;
         P.tw_shift = i > 0 ? r2 - r : 0;
         P.pre_lo = i == 0 && pre ? pre->pre_lo : NULL;
         P.pre_hi = i == 0 && pre ? pre->pre_hi : NULL;

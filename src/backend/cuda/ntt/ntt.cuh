@@ -43,7 +43,7 @@ typedef struct cuda_ntt_roots {
     dfr_t *hi;  /* w^(j 2^half), j < 2^(log_n - half) */
     dfr_t *blk; /* w_{2^kb}^j = w^(j 2^(log_n - kb)), j < 2^(kb-1): the in-block DFTs */
     dfr_t *tw2; /* w^(j 2^k1), j < 2^(log_n - k1), k1 the first pass's bits: the later
-                 * passes' four-step twiddles; NULL with one pass */
+                 * passes' four-step twiddles; NULL below three passes */
 } cuda_ntt_roots_t;
 
 typedef struct cuda_ntt_domain {

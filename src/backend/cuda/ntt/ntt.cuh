@@ -4,13 +4,14 @@
  * forward, coset inverse; both root conventions) and give the CPU's bytes.
  *
  * A domain holds the roots of one (size, convention) and a coset the powers
- * of one shift g for one domain; both are built once on the device (a few
- * MiB at 2^27: two-level tables, omega^e = hi[e >> half] lo[e & (2^half-1)],
- * not the CPU's n/2 twiddles) and are read-only afterwards, so one domain
- * serves any number of streams at once; the passes after the first read
- * their four-step twiddles from one direct table instead (1/512 of n
- * elements: 8 MiB at 2^27), which saves the two-level table's product on
- * every element they touch. The bytes they take are known
+ * of one shift g for one domain; both are built once on the device
+ * (two-level tables, omega^e = hi[e >> half] lo[e & (2^half-1)], not the
+ * CPU's n/2 twiddles) and are read-only afterwards, so one domain serves
+ * any number of streams at once. With three passes (2^19 and up) the
+ * second reads its four-step twiddles from a direct table instead (n / 2^k1
+ * elements, k1 the first pass's bits: 8 MiB a direction at 2^27, most of a
+ * domain's ~18 MiB), which saves the two-level table's product on every
+ * element it touches. The bytes they take are known
  * before anything is allocated (cuda_ntt_domain_bytes, cuda_ntt_coset_bytes)
  * for the memory plan.
  *

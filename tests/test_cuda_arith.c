@@ -509,6 +509,12 @@ static void r_fp_dbl_sub(void *o, const void *a, const void *b)
     fp_dbl(&t, a);
     fp_sub(o, &t, b);
 }
+static void r_fr_dbl_sub(void *o, const void *a, const void *b)
+{
+    fr_t t;
+    fr_dbl(&t, a);
+    fr_sub(o, &t, b);
+}
 static void r_fp_dbl(void *o, const void *a, const void *b)
 {
     (void)b;
@@ -660,6 +666,8 @@ static const op_case_t FIELD_CASES[] = {
     {CUZK_CUDA_OP_FP2_SQR_MIXED, IN_FP2, r_fp2_sqr, NULL},
     {CUZK_CUDA_OP_FP_MUL_LAZY, IN_FP, r_fp_mul, NULL},
     {CUZK_CUDA_OP_FP_SUB_LAZY, IN_FP, r_fp_dbl_sub, NULL},
+    {CUZK_CUDA_OP_FR_MUL_LAZY, IN_FR, r_fr_mul, NULL},
+    {CUZK_CUDA_OP_FR_SUB_LAZY, IN_FR, r_fr_dbl_sub, NULL},
     {CUZK_CUDA_OP_FP2_INV, IN_FP2, r_fp2_inv, NULL},
 };
 static const op_case_t G1_CASES[] = {

@@ -6,7 +6,7 @@
 #
 #   tools/cuda_variant.sh NAME "FLAGS" [UNIT...]
 #
-# gives .devbin/cuzk-NAME, .devbin/test_cuda_msm-NAME and
+# gives .devbin/cuzk-NAME, .devbin/test_cuda_msm-NAME, .devbin/test_cuda_ntt-NAME and
 # .devbin/test_cuda_arith-NAME (the tests step of gpu_carried.sh runs every
 # test_cuda_* it finds). UNITs are paths under src/backend/cuda without
 # .cu (default: msm/msm_g1 msm/msm_g2). Needs a configured Release build in
@@ -65,3 +65,4 @@ relink() { # dir (under build) target out
 relink src cuzk_cli "cuzk-$name"
 relink tests test_cuda_msm "test_cuda_msm-$name"
 relink tests test_cuda_arith "test_cuda_arith-$name"
+relink tests test_cuda_ntt "test_cuda_ntt-$name"

@@ -81,6 +81,9 @@ typedef enum cuzk_cuda_op {
     CUZK_CUDA_OP_FP_MUL_LAZY,            /* fp_t <- fp_t, fp_t: a b */
     CUZK_CUDA_OP_FP_SUB_LAZY,            /* fp_t <- fp_t, fp_t: 2a - b */
     CUZK_CUDA_OP_G1_XYZZ_ADD_MIXED_LAZY, /* g1_jac_t <- g1_jac_t, g1_affine_t: a + b + b */
+    /* Fr's [0, 2r) forms (the NTT's), b (and a for the sum) lifted by r */
+    CUZK_CUDA_OP_FR_MUL_LAZY, /* fr_t <- fr_t, fr_t: a b, a reduced */
+    CUZK_CUDA_OP_FR_SUB_LAZY, /* fr_t <- fr_t, fr_t: 2a - b */
     CUZK_CUDA_OP_COUNT
 } cuzk_cuda_op;
 

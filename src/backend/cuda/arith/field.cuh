@@ -331,6 +331,38 @@ CUZK_HD void dfr_from_mont(dfr_t *out, const dfr_t *a)
     dmont_mul<DFR_LIMBS>(out->l, a->l, one_raw.l, DCONST(DFR_P).l, DFR_N0);
 }
 
+/* ---- Fr in [0, 2r) ------------------------------------------------------
+ * For the NTT's butterflies (CUZK_NTT_LAZY, ntt_kernels.cuh), reduced once
+ * at the end. Fr's 4r exceeds 2^256, so unlike Fp's lazy forms only one
+ * factor of a product may be lazy: with a < r, each even/odd row keeps T <
+ * a + r < 2r as for reduced inputs, whatever b < 2^256, and (a b + Q r) / R
+ * < r (b / R + 1) < 2r without the final conditional subtraction. Sums of
+ * two lazy values may carry out of the top limb (dmont_add_carry). */
+CUZK_DEVICE_CONST(dfr_t, DFR_P2,
+                  dfr_const(dconst_u64x4_t{0xfffffffe00000002ULL, 0xa77b4805fffcb7fdULL,
+                                           0x6673b0101343b00aULL, 0xe7db4ea6533afa90ULL}))
+
+/* out = a b / R in [0, 2r): a reduced, b in [0, 2r) (any b < 2^256). */
+CUZK_HD void dfr_mul_lz(dfr_t *out, const dfr_t *a, const dfr_t *b)
+{
+    dmont_mul_lazy<DFR_LIMBS>(out->l, a->l, b->l, DCONST(DFR_P).l, DFR_N0);
+}
+
+CUZK_HD void dfr_add_lz(dfr_t *out, const dfr_t *a, const dfr_t *b)
+{
+    dmont_add_carry<DFR_LIMBS>(out->l, a->l, b->l, DCONST(DFR_P2).l);
+}
+
+CUZK_HD void dfr_sub_lz(dfr_t *out, const dfr_t *a, const dfr_t *b)
+{
+    dmont_sub<DFR_LIMBS>(out->l, a->l, b->l, DCONST(DFR_P2).l);
+}
+
+CUZK_HD void dfr_canon(dfr_t *out, const dfr_t *a)
+{
+    dmont_reduce_once<DFR_LIMBS>(out->l, a->l, DCONST(DFR_P).l);
+}
+
 /* ---- Fp2 --------------------------------------------------------------- */
 
 CUZK_HD void dfp2_set_zero(dfp2_t *out)

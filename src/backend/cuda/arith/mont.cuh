@@ -41,6 +41,31 @@ CUZK_HD void dmont_add(uint32_t *out, const uint32_t *a, const uint32_t *b, cons
     dmont_reduce_once<N>(out, s, m);
 }
 
+/* out = a + b - m2 if a + b >= m2, else a + b, for a, b < m2 where m2 <
+ * 2^(32N) but a + b may carry out of the top limb (Fr's [0, 2r): 2r >
+ * 2^255): a carry means a + b >= 2^(32N) > m2, and the N-limb difference
+ * is then exact. */
+template <int N>
+CUZK_HD void dmont_add_carry(uint32_t *out, const uint32_t *a, const uint32_t *b,
+                             const uint32_t *m2)
+{
+    uint32_t s[N], d[N];
+    s[0] = ptx_add_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < N; j++)
+        s[j] = ptx_addc_cc(a[j], b[j]);
+    uint32_t carry = ptx_addc(0, 0);
+    d[0] = ptx_sub_cc(s[0], m2[0]);
+    CUZK_UNROLL
+    for (int j = 1; j < N; j++)
+        d[j] = ptx_subc_cc(s[j], m2[j]);
+    /* all ones when s < m2 without a carry: then s stays */
+    uint32_t keep_s = ptx_subc(0, 0) & (carry - 1u);
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        out[j] = (s[j] & keep_s) | (d[j] & ~keep_s);
+}
+
 template <int N>
 CUZK_HD void dmont_sub(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m)
 {
@@ -270,7 +295,9 @@ CUZK_HD void dmont_mul_eo(uint32_t *out, const uint32_t *a, const uint32_t *b, c
 /* out = a b / 2^(32N) mod m in [0, 2m), without the final conditional
  * subtraction, for a, b < 2m and 4m < 2^(32N) (Fp: p < 2^381): each row
  * keeps T < a + m < 3m, so T + a b_i + q m < 3 m W < W^(N+1) as the even/odd
- * chains need, and the result (a b + Q m) / R < 4 m^2 / R + m < 2m. */
+ * chains need, and the result (a b + Q m) / R < 4 m^2 / R + m < 2m. Or for
+ * a < m and any b (Fr, 4r > 2^256): T < a + m < 2m as for reduced inputs,
+ * and the result < m (b / R + 1) < 2m. */
 template <int N>
 CUZK_HD void dmont_mul_lazy(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
                             uint32_t n0)

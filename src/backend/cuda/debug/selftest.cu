@@ -151,6 +151,33 @@ static CUZK_HD void one_fp_sub_lazy(dfp_t *o, const dfp_t *a, const dfp_t *b)
     }
     *o = c;
 }
+/* a b through Fr's [0, 2r) forms: a reduced (the twiddle), b lifted. */
+static CUZK_HD void one_fr_mul_lazy(dfr_t *o, const dfr_t *a, const dfr_t *b)
+{
+    dfr_t y = *b, r;
+    selftest_lift_fr(&y);
+    dfr_mul_lz(&r, a, &y);
+    if (!selftest_below_2r(&r)) {
+        memset(o, 0xff, sizeof *o);
+        return;
+    }
+    dfr_canon(o, &r);
+}
+/* 2a - b through Fr's [0, 2r) forms (the sum of two lifted values carries
+ * out of the top limb). */
+static CUZK_HD void one_fr_sub_lazy(dfr_t *o, const dfr_t *a, const dfr_t *b)
+{
+    dfr_t x = *a, y = *b, d, r;
+    selftest_lift_fr(&x);
+    selftest_lift_fr(&y);
+    dfr_add_lz(&d, &x, &x);
+    dfr_sub_lz(&r, &d, &y);
+    if (!selftest_below_2r(&d) || !selftest_below_2r(&r)) {
+        memset(o, 0xff, sizeof *o);
+        return;
+    }
+    dfr_canon(o, &r);
+}
 static CUZK_HD void one_fr_mul_wide(dfr_t *o, const dfr_t *a, const dfr_t *b)
 {
     uint32_t p[2 * DFR_LIMBS];
@@ -186,6 +213,8 @@ SELFTEST_OP(fp2_mul_mixed, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp2_sqr_mixed, dfp2_t, dfp2_t, dfp2_t)
 SELFTEST_OP(fp_mul_lazy, dfp_t, dfp_t, dfp_t)
 SELFTEST_OP(fp_sub_lazy, dfp_t, dfp_t, dfp_t)
+SELFTEST_OP(fr_mul_lazy, dfr_t, dfr_t, dfr_t)
+SELFTEST_OP(fr_sub_lazy, dfr_t, dfr_t, dfr_t)
 
 const selftest_row_t selftest_rows_field[] = {
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_ADD, fp_add, fp_t, fp_t, fp_t),
@@ -216,6 +245,8 @@ const selftest_row_t selftest_rows_field[] = {
     SELFTEST_UNARY(CUZK_CUDA_OP_FP2_SQR_MIXED, fp2_sqr_mixed, fp2_t, fp2_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_MUL_LAZY, fp_mul_lazy, fp_t, fp_t, fp_t),
     SELFTEST_BINARY(CUZK_CUDA_OP_FP_SUB_LAZY, fp_sub_lazy, fp_t, fp_t, fp_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FR_MUL_LAZY, fr_mul_lazy, fr_t, fr_t, fr_t),
+    SELFTEST_BINARY(CUZK_CUDA_OP_FR_SUB_LAZY, fr_sub_lazy, fr_t, fr_t, fr_t),
 };
 const size_t selftest_rows_field_count = sizeof selftest_rows_field / sizeof selftest_rows_field[0];
 

@@ -51,6 +51,27 @@ static CUZK_HD int selftest_below_2p(const dfp_t *x)
     return dwide_sub<DFP_LIMBS>(t, x->l, DCONST(DFP_P2).l) != 0;
 }
 
+/* The same for Fr's [0, 2r) (the NTT's): r added when odd. */
+static CUZK_HD void selftest_lift_fr(dfr_t *x)
+{
+    uint32_t t[DFR_LIMBS];
+    uint32_t add = 0u - (x->l[0] & 1u);
+    t[0] = ptx_add_cc(x->l[0], DCONST(DFR_P).l[0] & add);
+    CUZK_UNROLL
+    for (int j = 1; j < DFR_LIMBS - 1; j++)
+        t[j] = ptx_addc_cc(x->l[j], DCONST(DFR_P).l[j] & add);
+    t[DFR_LIMBS - 1] = ptx_addc(x->l[DFR_LIMBS - 1], DCONST(DFR_P).l[DFR_LIMBS - 1] & add);
+    CUZK_UNROLL
+    for (int j = 0; j < DFR_LIMBS; j++)
+        x->l[j] = t[j];
+}
+
+static CUZK_HD int selftest_below_2r(const dfr_t *x)
+{
+    uint32_t t[DFR_LIMBS];
+    return dwide_sub<DFR_LIMBS>(t, x->l, DCONST(DFR_P2).l) != 0;
+}
+
 typedef void (*selftest_launch_fn)(void *out, const void *a, const void *b, size_t n, unsigned grid,
                                    cudaStream_t stream);
 typedef void (*selftest_emu_fn)(void *out, const void *a, const void *b, size_t n);

@@ -52,6 +52,36 @@ static CUZK_HD void ntt_mul(dfr_t *out, const dfr_t *a, const dfr_t *b)
 #endif
 }
 
+/* CUZK_NTT_LAZY: the passes keep elements in [0, 2r) (field.cuh's Fr lazy
+ * forms): a product by a twiddle skips its final conditional subtraction
+ * (~17 of its ~300 instructions), sums and differences cost as before, and
+ * the bit reversal reduces each element once. Only the twiddle, always
+ * reduced, may be the product's first factor (4r > 2^256). */
+#ifndef CUZK_NTT_LAZY
+#define CUZK_NTT_LAZY 0
+#endif
+
+#if CUZK_NTT_LAZY && defined(__CUDA_ARCH__)
+static __device__ __noinline__ dfr_t ntt_mul_w_call(dfr_t w, dfr_t v)
+{
+    dfr_t r;
+    dfr_mul_lz(&r, &w, &v);
+    return r;
+}
+#endif
+
+/* out = v w for a reduced twiddle w: in [0, 2r) when lazy. */
+static CUZK_HD void ntt_mul_w(dfr_t *out, const dfr_t *w, const dfr_t *v)
+{
+#if !CUZK_NTT_LAZY
+    ntt_mul(out, v, w);
+#elif defined(__CUDA_ARCH__) && !defined(CUZK_NTT_INLINE_MUL)
+    *out = ntt_mul_w_call(*w, *v);
+#else
+    dfr_mul_lz(out, w, v);
+#endif
+}
+
 /* rev of the low `bits` bits of x (1 <= bits <= 32). */
 static CUZK_HD uint32_t ntt_rev(uint32_t x, unsigned bits)
 {
@@ -95,11 +125,16 @@ static CUZK_HD void ntt_power(dfr_t *out, uint32_t j, const dfr_t *base, const d
 static CUZK_HD void ntt_butterfly(dfr_t *x, dfr_t *y, const dfr_t *__restrict__ w)
 {
     dfr_t d;
+#if CUZK_NTT_LAZY
+    dfr_sub_lz(&d, x, y);
+    dfr_add_lz(x, x, y);
+#else
     dfr_sub(&d, x, y);
     dfr_add(x, x, y);
+#endif
     if (w) {
         dfr_t wv = *w;
-        ntt_mul(y, &d, &wv);
+        ntt_mul_w(y, &wv, &d);
     } else {
         *y = d;
     }
@@ -226,7 +261,7 @@ static CUZK_HD void ntt_load_global(dfr_t *v, const ntt_pass_t &P, const ntt_geo
     for (int u = 0; u < NTT_RADIX; u++) {
         dfr_t gx;
         ntt_pow2l(&gx, P.pre_lo, P.pre_hi, P.half, (uint32_t)x[u]);
-        ntt_mul(&v[u], &v[u], &gx);
+        ntt_mul_w(&v[u], &gx, &v[u]);
     }
 }
 
@@ -249,7 +284,7 @@ static CUZK_HD void ntt_store_global(dfr_t *v, const ntt_pass_t &P, const ntt_ge
                     w = P.tw_dir[e << P.tw_shift];
                 else
                     ntt_pow2l(&w, P.tw_lo, P.tw_hi, P.half, e << (P.log_n - P.r));
-                ntt_mul(&v[u], &v[u], &w);
+                ntt_mul_w(&v[u], &w, &v[u]);
             }
         }
         P.a[G.base + ((size_t)p << G.s) + t] = v[u];
@@ -359,13 +394,17 @@ typedef struct ntt_scale {
 static CUZK_HD void ntt_scale_apply(dfr_t *v, uint32_t i, const ntt_scale_t &S)
 {
     dfr_t f;
-    if (S.mode == NTT_SCALE_CONST)
+    if (S.mode == NTT_SCALE_CONST) {
         f = S.c;
-    else if (S.mode == NTT_SCALE_TABLE)
+    } else if (S.mode == NTT_SCALE_TABLE) {
         ntt_pow2l(&f, S.lo, S.hi, S.half, i);
-    else
+    } else {
+#if CUZK_NTT_LAZY
+        dfr_canon(v, v);
+#endif
         return;
-    ntt_mul(v, v, &f);
+    }
+    ntt_mul(v, &f, v); /* f first: a full product of reduced f and lazy v is reduced */
 }
 
 /* a[i] <- s_i a[rev i] for 1 <= log_n < 2 NTT_TILE_LOG: element i swaps

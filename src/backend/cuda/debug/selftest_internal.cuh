@@ -27,49 +27,48 @@
 
 #define SELFTEST_BLOCK 128
 
-/* The [0, 2p) forms' tests (field.cuh): a reduced value lifted to x + p
- * when it is odd, so that both halves of the range come in; and whether a
- * value is below 2p (else the op writes all ones, which no reduced value
- * has). */
+/* The lazy forms' tests (field.cuh: Fp's [0, 2p), Fr's [0, 2r)): a reduced
+ * value lifted to x + m when it is odd, so that both halves of the range
+ * come in; and whether a value is below 2m (else the op writes all ones,
+ * which no reduced value has). */
+template <int N> static CUZK_HD void selftest_lift_limbs(uint32_t *x, const uint32_t *m)
+{
+    uint32_t t[N];
+    uint32_t add = 0u - (x[0] & 1u);
+    t[0] = ptx_add_cc(x[0], m[0] & add);
+    CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        t[j] = ptx_addc_cc(x[j], m[j] & add);
+    t[N - 1] = ptx_addc(x[N - 1], m[N - 1] & add);
+    CUZK_UNROLL
+    for (int j = 0; j < N; j++)
+        x[j] = t[j];
+}
+
+template <int N> static CUZK_HD int selftest_below_limbs(const uint32_t *x, const uint32_t *m2)
+{
+    uint32_t t[N];
+    return dwide_sub<N>(t, x, m2) != 0;
+}
+
 static CUZK_HD void selftest_lift(dfp_t *x)
 {
-    uint32_t t[DFP_LIMBS];
-    uint32_t add = 0u - (x->l[0] & 1u);
-    t[0] = ptx_add_cc(x->l[0], DCONST(DFP_P).l[0] & add);
-    CUZK_UNROLL
-    for (int j = 1; j < DFP_LIMBS - 1; j++)
-        t[j] = ptx_addc_cc(x->l[j], DCONST(DFP_P).l[j] & add);
-    t[DFP_LIMBS - 1] = ptx_addc(x->l[DFP_LIMBS - 1], DCONST(DFP_P).l[DFP_LIMBS - 1] & add);
-    CUZK_UNROLL
-    for (int j = 0; j < DFP_LIMBS; j++)
-        x->l[j] = t[j];
+    selftest_lift_limbs<DFP_LIMBS>(x->l, DCONST(DFP_P).l);
 }
 
 static CUZK_HD int selftest_below_2p(const dfp_t *x)
 {
-    uint32_t t[DFP_LIMBS];
-    return dwide_sub<DFP_LIMBS>(t, x->l, DCONST(DFP_P2).l) != 0;
+    return selftest_below_limbs<DFP_LIMBS>(x->l, DCONST(DFP_P2).l);
 }
 
-/* The same for Fr's [0, 2r) (the NTT's): r added when odd. */
 static CUZK_HD void selftest_lift_fr(dfr_t *x)
 {
-    uint32_t t[DFR_LIMBS];
-    uint32_t add = 0u - (x->l[0] & 1u);
-    t[0] = ptx_add_cc(x->l[0], DCONST(DFR_P).l[0] & add);
-    CUZK_UNROLL
-    for (int j = 1; j < DFR_LIMBS - 1; j++)
-        t[j] = ptx_addc_cc(x->l[j], DCONST(DFR_P).l[j] & add);
-    t[DFR_LIMBS - 1] = ptx_addc(x->l[DFR_LIMBS - 1], DCONST(DFR_P).l[DFR_LIMBS - 1] & add);
-    CUZK_UNROLL
-    for (int j = 0; j < DFR_LIMBS; j++)
-        x->l[j] = t[j];
+    selftest_lift_limbs<DFR_LIMBS>(x->l, DCONST(DFR_P).l);
 }
 
 static CUZK_HD int selftest_below_2r(const dfr_t *x)
 {
-    uint32_t t[DFR_LIMBS];
-    return dwide_sub<DFR_LIMBS>(t, x->l, DCONST(DFR_P2).l) != 0;
+    return selftest_below_limbs<DFR_LIMBS>(x->l, DCONST(DFR_P2).l);
 }
 
 typedef void (*selftest_launch_fn)(void *out, const void *a, const void *b, size_t n, unsigned grid,

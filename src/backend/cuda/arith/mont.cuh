@@ -339,57 +339,64 @@ template <int N> CUZK_HD void dmont_mul_wide_rows(uint32_t *p, const uint32_t *a
     }
 }
 
-/* p = a b, 2N words, with even/odd accumulators as dmont_mul_eo: the
- * products of a's even limbs go to p's word pairs (i + j, i + j + 1), those
- * of its odd limbs to y's, so each row is two chains of whole 64-bit
- * products (one wide multiply-add each) instead of a lo and a hi chain;
- * y is added once at the end (2N - 1 adds). Each partial sum is below the
- * whole product, < W^(2N): a row's chain carries into a word no row has
- * touched yet, except y's last, whose carry is 0. N even. */
+/* p = a b, 2N words, with even/odd accumulators as dmont_mul_eo, each
+ * product on an aligned register pair: E takes the products a_j b_i with
+ * i + j even at words (i + j, i + j + 1), O those with i + j odd at
+ * O[i + j - 1] (O[m] weighs W^(m+1)), so each row is one chain in E and
+ * one in O of whole 64-bit products (one wide multiply-add each). Splitting
+ * by a's limb parity instead put odd rows' pairs on odd words: ~240
+ * register moves a wide product in SASS (Fp). Each chain's carry goes into the word after
+ * its last pair: a word no pair has touched yet, holding 0 or the carry of
+ * the row before (odd and even rows alternate), so it stays <= 2 and never
+ * carries on. The last row's carry out of word 2N - 1 is 0 (a b < W^(2N)).
+ * O is added once at the end (2N - 1 adds). N even. */
 template <int N> CUZK_HD void dmont_mul_wide_eo(uint32_t *p, const uint32_t *a, const uint32_t *b)
 {
-    uint32_t y[2 * N];
+    uint32_t e[2 * N], o[2 * N - 1];
+    CUZK_UNROLL
+    for (int k = 0; k < 2 * N; k++)
+        e[k] = 0;
+    CUZK_UNROLL
+    for (int k = 0; k < 2 * N - 1; k++)
+        o[k] = 0;
     CUZK_UNROLL
     for (int j = 0; j < N; j += 2) { /* row 0: products only */
-        uint64_t px = (uint64_t)a[j] * b[0], py = (uint64_t)a[j + 1] * b[0];
-        p[j] = (uint32_t)px;
-        p[j + 1] = (uint32_t)(px >> 32);
-        y[j + 1] = (uint32_t)py;
-        y[j + 2] = (uint32_t)(py >> 32);
+        uint64_t pe = (uint64_t)a[j] * b[0], po = (uint64_t)a[j + 1] * b[0];
+        e[j] = (uint32_t)pe;
+        e[j + 1] = (uint32_t)(pe >> 32);
+        o[j] = (uint32_t)po;
+        o[j + 1] = (uint32_t)(po >> 32);
     }
-    p[N] = 0;
-    y[N + 1] = 0;
     CUZK_UNROLL
     for (int i = 1; i < N; i++) {
-        /* even limbs: words i .. i+N-1, the carry into the new word i+N */
-        p[i] = ptx_mad_lo_cc(a[0], b[i], p[i]);
-        p[i + 1] = ptx_madc_hi_cc(a[0], b[i], p[i + 1]);
+        const int je = i & 1, jo = 1 - je; /* the first j of each parity of i + j */
+        e[i + je] = ptx_mad_lo_cc(a[je], b[i], e[i + je]);
+        e[i + je + 1] = ptx_madc_hi_cc(a[je], b[i], e[i + je + 1]);
         CUZK_UNROLL
-        for (int j = 2; j < N; j += 2) {
-            p[i + j] = ptx_madc_lo_cc(a[j], b[i], p[i + j]);
-            p[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], p[i + j + 1]);
+        for (int j = je + 2; j < N; j += 2) {
+            e[i + j] = ptx_madc_lo_cc(a[j], b[i], e[i + j]);
+            e[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], e[i + j + 1]);
         }
-        if (i + N < 2 * N)
-            p[i + N] = ptx_addc(0, 0);
-        /* odd limbs: words i+1 .. i+N, the carry into the new word i+N+1 */
-        y[i + 1] = ptx_mad_lo_cc(a[1], b[i], y[i + 1]);
+        const int ce = i + N + je; /* after the last pair, j = N - 2 + je */
+        if (ce < 2 * N)
+            e[ce] = ptx_addc(e[ce], 0);
+        o[i + jo - 1] = ptx_mad_lo_cc(a[jo], b[i], o[i + jo - 1]);
+        o[i + jo] = ptx_madc_hi_cc(a[jo], b[i], o[i + jo]);
         CUZK_UNROLL
-        for (int j = 1; j < N - 2; j += 2) {
-            y[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], y[i + j + 1]);
-            y[i + j + 2] = ptx_madc_lo_cc(a[j + 2], b[i], y[i + j + 2]);
+        for (int j = jo + 2; j < N; j += 2) {
+            o[i + j - 1] = ptx_madc_lo_cc(a[j], b[i], o[i + j - 1]);
+            o[i + j] = ptx_madc_hi_cc(a[j], b[i], o[i + j]);
         }
-        if (i + N + 1 < 2 * N) {
-            y[i + N] = ptx_madc_hi_cc(a[N - 1], b[i], y[i + N]);
-            y[i + N + 1] = ptx_addc(0, 0);
-        } else {
-            y[i + N] = ptx_madc_hi(a[N - 1], b[i], y[i + N]);
-        }
+        const int co = i + N - 1 + jo; /* after the last pair, j = N - 2 + jo */
+        if (co < 2 * N - 1)
+            o[co] = ptx_addc(o[co], 0);
     }
-    p[1] = ptx_add_cc(p[1], y[1]);
+    p[0] = e[0];
+    p[1] = ptx_add_cc(e[1], o[0]);
     CUZK_UNROLL
     for (int k = 2; k < 2 * N - 1; k++)
-        p[k] = ptx_addc_cc(p[k], y[k]);
-    p[2 * N - 1] = ptx_addc(p[2 * N - 1], y[2 * N - 1]);
+        p[k] = ptx_addc_cc(e[k], o[k - 1]);
+    p[2 * N - 1] = ptx_addc(e[2 * N - 1], o[2 * N - 2]);
 }
 
 /* p = a^2, 2N words: the N(N-1)/2 cross products once (rows as above,

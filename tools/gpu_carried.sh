@@ -80,6 +80,10 @@ base=$bin/cuzk-${BASE:-base}
 mkdir -p "$logs"
 export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# binaries and libraries may travel packed (the carry limit is 64 MiB)
+for t in "$bin"/*.tar.gz; do
+    [ -e "$t" ] && tar xzf "$t" -C "$bin"
+done
 ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)
 

@@ -50,6 +50,13 @@ extern "C" __global__ void fp2_mul(dfp2_t *o, const dfp2_t *a, const dfp2_t *b)
     o[T] = r;
 }
 
+extern "C" __global__ void fp2_mul_sub_mul(dfp2_t *o, const dfp2_t *a, const dfp2_t *b)
+{
+    dfp2_t r, x = a[T], y = b[T], z = a[T + 32], w = b[T + 32];
+    dfp2_mul_sub_mul(&r, &x, &y, &z, &w);
+    o[T] = r;
+}
+
 extern "C" __global__ void fp2_sqr(dfp2_t *o, const dfp2_t *a)
 {
     dfp2_t r, x = a[T];

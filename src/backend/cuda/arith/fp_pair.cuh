@@ -86,10 +86,52 @@ CUZK_HD void dfp_mul_pair_lz(dfp_t *o1, const dfp_t *a1, const dfp_t *b1, dfp_t 
     dfp_mul_pair_t<false>(o1, a1, b1, o2, a2, b2);
 }
 
+#if CUZK_FP_SQR
+/* Two squares, each cross product once (dmont_sqr: 613 slots against 663). */
+template <bool Full> CUZK_HD dfp_two_t dfp_sqr_pair_v(const dfp_t a, const dfp_t b)
+{
+    dfp_two_t r;
+    if (Full) {
+        dmont_sqr<DFP_LIMBS>(r.a.l, a.l, DCONST(DFP_P).l, DFP_N0);
+        dmont_sqr<DFP_LIMBS>(r.b.l, b.l, DCONST(DFP_P).l, DFP_N0);
+    } else {
+        dmont_sqr_lazy<DFP_LIMBS>(r.a.l, a.l, DCONST(DFP_P).l, DFP_N0);
+        dmont_sqr_lazy<DFP_LIMBS>(r.b.l, b.l, DCONST(DFP_P).l, DFP_N0);
+    }
+    return r;
+}
+
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+template <bool Full>
+static __host__ __device__ __noinline__ dfp_two_t dfp_sqr_pair_outlined(dfp_t a, dfp_t b)
+{
+    return dfp_sqr_pair_v<Full>(a, b);
+}
+#endif
+
+template <bool Full>
+CUZK_HD void dfp_sqr_pair_t(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    dfp_two_t r = dfp_sqr_pair_outlined<Full>(*a, *b);
+#else
+    dfp_two_t r = dfp_sqr_pair_v<Full>(*a, *b);
+#endif
+    *o1 = r.a;
+    *o2 = r.b;
+}
+
+/* o1 = a^2, o2 = b^2 in [0, 2p) for a, b below 2p. */
+CUZK_HD void dfp_sqr_pair_lz(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
+{
+    dfp_sqr_pair_t<false>(o1, a, o2, b);
+}
+#else
 CUZK_HD void dfp_sqr_pair_lz(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
 {
     dfp_mul_pair_lz(o1, a, a, o2, b, b);
 }
+#endif
 
 /* Fp2: the two products as two plain calls, in order (the pairs gain
  * nothing there: measured with copies and Karatsuba squares, G2 2^24
@@ -105,7 +147,11 @@ CUZK_HD void dfp2_mul_pair(dfp2_t *o1, const dfp2_t *a1, const dfp2_t *b1, dfp2_
 /* o1 = a^2, o2 = b^2 (each pair's squares). */
 CUZK_HD void dfp_sqr_pair(dfp_t *o1, const dfp_t *a, dfp_t *o2, const dfp_t *b)
 {
+#if CUZK_FP_SQR
+    dfp_sqr_pair_t<true>(o1, a, o2, b);
+#else
     dfp_mul_pair(o1, a, a, o2, b, b);
+#endif
 }
 
 CUZK_HD void dfp2_sqr_pair(dfp2_t *o1, const dfp2_t *a, dfp2_t *o2, const dfp2_t *b)

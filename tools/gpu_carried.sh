@@ -2,7 +2,8 @@
 # GPU steps with binaries built on another machine and carried along (the
 # device tool's carry [".devbin"]): saves the ~5-minute build on the GPU
 # machine. .devbin/ holds cuzk-<variant> CLIs, optional test binaries and
-# the shared libraries they need (libcjson, libcmocka) from the build host.
+# the shared libraries they need (libcjson, libcmocka) from the build host,
+# loose or in .devbin/*.tar.gz (unpacked first: the carry holds 64 MiB).
 #
 #   STEPS="check ab-g1 ..." tools/gpu_carried.sh
 #
@@ -80,7 +81,6 @@ base=$bin/cuzk-${BASE:-base}
 mkdir -p "$logs"
 export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# binaries and libraries may travel packed (the carry limit is 64 MiB)
 for t in "$bin"/*.tar.gz; do
     [ -e "$t" ] && tar xzf "$t" -C "$bin"
 done

@@ -61,6 +61,9 @@ typedef struct dg2_xyzz {
 #define F_mul_pair_lz dfp_mul_pair_lz
 #define F_sqr_pair_lz dfp_sqr_pair_lz
 #define F_sub_lz dfp_sub_lz
+#if CUZK_FP_MUL_SUB_MUL
+#define F_mul_sub_mul_lz dfp_mul_sub_mul_lz
+#endif
 #define F_dbl_lz dfp_dbl_lz
 #define F_is_zero_lz dfp_is_zero_lz
 #define F_canon dfp_canon
@@ -68,6 +71,7 @@ typedef struct dg2_xyzz {
 #undef F_mul_pair_lz
 #undef F_sqr_pair_lz
 #undef F_sub_lz
+#undef F_mul_sub_mul_lz
 #undef F_dbl_lz
 #undef F_is_zero_lz
 #undef F_canon

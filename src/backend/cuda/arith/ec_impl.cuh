@@ -7,6 +7,9 @@
  *   F_set_zero, F_set_one       the coordinate field
  *   F_mul_pair, F_sqr_pair      two independent products at once
  *                               (fp_pair.cuh, CUZK_EC_PAIR)
+ *   F_*_lz (G1)                 the same in [0, 2p) for the light bins'
+ *                               chain; F_mul_sub_mul_lz where defined
+ *                               (CUZK_FP_MUL_SUB_MUL)
  *
  * Conventions are the host's, so that results are the same bytes:
  *  - affine infinity is (0, 0); Jacobian (X, Y, Z) is (X/Z^2, Y/Z^3) and
@@ -381,8 +384,12 @@ CUZK_HD void EC(xyzz_add_affine_lz)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF
     F_dbl_lz(&t, &q);
     F_sub_lz(&x3, &x3, &t);
     F_sub_lz(&q, &q, &x3);
+#ifdef F_mul_sub_mul_lz
+    F_mul_sub_mul_lz(&out->y, &r, &q, &p->y, &ppp); /* R (Q - X3) - Y1 PPP */
+#else
     F_mul_pair_lz(&t, &r, &q, &s2, &p->y, &ppp);
     F_sub_lz(&out->y, &t, &s2); /* R (Q - X3) - Y1 PPP */
+#endif
     out->x = x3;
     F_mul_pair_lz(&out->zz, &p->zz, &pp, &out->zzz, &p->zzz, &ppp);
 }

@@ -140,14 +140,18 @@ CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
 
 /* The forms with products and reductions apart, each a build-time knob
  * for A/B runs; CUZK_FP_LAZY sets the three at once. Off by default: on
- * an H100 all three together, on even/odd chains (stop 31), left the G1
- * MSM unchanged and made the G2 one 13-18% slower than the Montgomery
- * multiplication they replace (stop 30, on plain rows: +22% and +54%):
- * the multiplies saved go into registers (G1 bins 136 -> 168, G2 at the
- * 255 cap with a larger stack).
- *   CUZK_FP_SQR          squaring with each cross product once (Fp, Fr)
+ * an H100 all three together (stop 31) left the G1 MSM unchanged and made
+ * the G2 one 13-18% slower than the Montgomery multiplication they
+ * replace. The wide product then put half its 64-bit products on odd
+ * register pairs, ~240 moves each (SASS, stop 41); on aligned pairs now,
+ * tools/sass_ops.sh counts an Fp2 product at 1,899 slots against 2,184
+ * and the G1 [0, 2p) addition -4% with the first and third knobs: to be
+ * measured again.
+ *   CUZK_FP_SQR          squaring with each cross product once (Fp, Fr;
+ *                        the G1 pairs too)
  *   CUZK_FP2_LAZY        Fp2 multiplication as lazy Karatsuba
- *   CUZK_FP_MUL_SUB_MUL  a b - c d reduced once (the XYZZ formulas' Y3) */
+ *   CUZK_FP_MUL_SUB_MUL  a b - c d reduced once (the XYZZ formulas' Y3,
+ *                        in the G1 [0, 2p) chain too) */
 #ifndef CUZK_FP_LAZY
 #define CUZK_FP_LAZY 0
 #endif
@@ -506,27 +510,45 @@ CUZK_HD void dfp_wide_acc(uint32_t *acc, const uint32_t *p, int add)
         (void)dwide_sub<2 * DFP_LIMBS>(acc, acc, p);
 }
 
-/* REDC of a wide difference in (-2 p^2, 2 p^2), held modulo 2^768. */
-CUZK_HD void dfp_redc_signed(dfp_t *out, uint32_t *d)
+/* REDC of a wide difference in (-2 p^2, 2 p^2), held modulo 2^768. Or,
+ * Full false, of one in (-4 p^2, 4 p^2) (the products of values below 2p)
+ * into [0, 2p): with p 2^384 added to a negative one it lies in [0, p
+ * 2^384) too, as 4p < 2^384, and REDC without its final subtraction ends
+ * below 2p. */
+template <bool Full> CUZK_HD void dfp_redc_signed_t(dfp_t *out, uint32_t *d)
 {
     uint32_t neg = 0u - (d[2 * DFP_LIMBS - 1] >> 31), pm[DFP_LIMBS];
     CUZK_UNROLL
     for (int j = 0; j < DFP_LIMBS; j++)
         pm[j] = DCONST(DFP_P).l[j] & neg;
     dwide_add<DFP_LIMBS>(d + DFP_LIMBS, d + DFP_LIMBS, pm);
-    dmont_redc_wide<DFP_LIMBS>(out->l, d, DCONST(DFP_P).l, DFP_N0);
+    if (Full)
+        dmont_redc_wide<DFP_LIMBS>(out->l, d, DCONST(DFP_P).l, DFP_N0);
+    else
+        dmont_redc_wide_eo<DFP_LIMBS, false>(out->l, d, DCONST(DFP_P).l, DFP_N0);
+}
+
+CUZK_HD void dfp_redc_signed(dfp_t *out, uint32_t *d)
+{
+    dfp_redc_signed_t<true>(out, d);
 }
 
 #if CUZK_FP_MUL_SUB_MUL
-CUZK_HD dfp_t dfp_mul_sub_mul_v(const dfp_t a, const dfp_t b, const dfp_t c, const dfp_t d)
+template <bool Full>
+CUZK_HD dfp_t dfp_mul_sub_mul_t(const dfp_t a, const dfp_t b, const dfp_t c, const dfp_t d)
 {
     uint32_t acc[2 * DFP_LIMBS], t[2 * DFP_LIMBS];
     dmont_mul_wide<DFP_LIMBS>(acc, a.l, b.l);
     dmont_mul_wide<DFP_LIMBS>(t, c.l, d.l);
     dfp_wide_acc(acc, t, 0);
     dfp_t r;
-    dfp_redc_signed(&r, acc);
+    dfp_redc_signed_t<Full>(&r, acc);
     return r;
+}
+
+CUZK_HD dfp_t dfp_mul_sub_mul_v(const dfp_t a, const dfp_t b, const dfp_t c, const dfp_t d)
+{
+    return dfp_mul_sub_mul_t<true>(a, b, c, d);
 }
 
 /* r += a b (add) or r -= a b, r = (r0, r1) wide, by Karatsuba:
@@ -571,7 +593,24 @@ static __host__ __device__ __noinline__ dfp2_t dfp2_mul_sub_mul_outlined(dfp2_t 
 {
     return dfp2_mul_sub_mul_v(a, b, c, d);
 }
+static __host__ __device__ __noinline__ dfp_t dfp_mul_sub_mul_lz_outlined(dfp_t a, dfp_t b, dfp_t c,
+                                                                          dfp_t d)
+{
+    return dfp_mul_sub_mul_t<false>(a, b, c, d);
+}
 #endif
+
+/* out = a b - c d in [0, 2p) for inputs below 2p: one REDC where the
+ * [0, 2p) chain's pair of products and difference take two. */
+CUZK_HD void dfp_mul_sub_mul_lz(dfp_t *out, const dfp_t *a, const dfp_t *b, const dfp_t *c,
+                                const dfp_t *d)
+{
+#ifdef CUZK_CUDA_OUTLINE_FP_MUL
+    *out = dfp_mul_sub_mul_lz_outlined(*a, *b, *c, *d);
+#else
+    *out = dfp_mul_sub_mul_t<false>(*a, *b, *c, *d);
+#endif
+}
 
 /* out = a b - c d */
 CUZK_HD void dfp_mul_sub_mul(dfp_t *out, const dfp_t *a, const dfp_t *b, const dfp_t *c,

@@ -339,26 +339,63 @@ template <int N> CUZK_HD void dmont_mul_wide_rows(uint32_t *p, const uint32_t *a
     }
 }
 
-/* p = a b, 2N words, with even/odd accumulators as dmont_mul_eo, each
- * product on an aligned register pair: E takes the products a_j b_i with
- * i + j even at words (i + j, i + j + 1), O those with i + j odd at
- * O[i + j - 1] (O[m] weighs W^(m+1)), so each row is one chain in E and
- * one in O of whole 64-bit products (one wide multiply-add each). Splitting
+/* ---- aligned even/odd accumulators for the wide forms --------------------
+ *
+ * A wide product or square keeps two accumulators: E takes the 64-bit
+ * products at even words (i + j even, words i + j and i + j + 1), O those
+ * at odd words (O[i + j - 1], O[m] weighing W^(m+1)), so that every product
+ * lands on an aligned register pair and is one wide multiply-add. (Splitting
  * by a's limb parity instead put odd rows' pairs on odd words: ~240
- * register moves a wide product in SASS (Fp). Each chain's carry goes into the word after
- * its last pair: a word no pair has touched yet, holding 0 or the carry of
- * the row before (odd and even rows alternate), so it stays <= 2 and never
- * carries on. The last row's carry out of word 2N - 1 is 0 (a b < W^(2N)).
- * O is added once at the end (2N - 1 adds). N even. */
-template <int N> CUZK_HD void dmont_mul_wide_eo(uint32_t *p, const uint32_t *a, const uint32_t *b)
+ * register moves a wide Fp product in SASS.) */
+
+/* acc[k + j] and acc[k + j + 1] += x y_j as 64-bit pairs for j = j0, j0 + 2,
+ * ... < N, in one carry chain whose carry goes into the word after the
+ * last pair (when it is below LEN). Rows in order of i (k = i for E, i - 1
+ * for O) alternate in parity, so that word is one no pair has touched yet,
+ * holding 0 or the row before's carry: it stays <= 2 and never carries on;
+ * past LEN the carry is 0 (the whole value is < W^(2N)). */
+template <int N, int LEN>
+CUZK_HD void dmont_pair_chain(uint32_t *acc, uint32_t x, const uint32_t *y, int j0, int k)
 {
-    uint32_t e[2 * N], o[2 * N - 1];
+    acc[k + j0] = ptx_mad_lo_cc(x, y[j0], acc[k + j0]);
+    acc[k + j0 + 1] = ptx_madc_hi_cc(x, y[j0], acc[k + j0 + 1]);
+    CUZK_UNROLL
+    for (int j = j0 + 2; j < N; j += 2) {
+        acc[k + j] = ptx_madc_lo_cc(x, y[j], acc[k + j]);
+        acc[k + j + 1] = ptx_madc_hi_cc(x, y[j], acc[k + j + 1]);
+    }
+    const int c = k + j0 + ((N - 1 - j0) & ~1) + 2; /* after the last pair */
+    if (c < LEN)
+        acc[c] = ptx_addc(acc[c], 0);
+}
+
+template <int N> CUZK_HD void dmont_eo_zero(uint32_t *e, uint32_t *o)
+{
     CUZK_UNROLL
     for (int k = 0; k < 2 * N; k++)
         e[k] = 0;
     CUZK_UNROLL
     for (int k = 0; k < 2 * N - 1; k++)
         o[k] = 0;
+}
+
+/* p = E + W O, 2N words (2N - 1 adds). */
+template <int N> CUZK_HD void dmont_eo_join(uint32_t *p, const uint32_t *e, const uint32_t *o)
+{
+    p[0] = e[0];
+    p[1] = ptx_add_cc(e[1], o[0]);
+    CUZK_UNROLL
+    for (int k = 2; k < 2 * N - 1; k++)
+        p[k] = ptx_addc_cc(e[k], o[k - 1]);
+    p[2 * N - 1] = ptx_addc(e[2 * N - 1], o[2 * N - 2]);
+}
+
+/* p = a b, 2N words: row i's products a_j b_i as one chain in E (j of
+ * i's parity) and one in O. N even. */
+template <int N> CUZK_HD void dmont_mul_wide_eo(uint32_t *p, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t e[2 * N], o[2 * N - 1];
+    dmont_eo_zero<N>(e, o);
     CUZK_UNROLL
     for (int j = 0; j < N; j += 2) { /* row 0: products only */
         uint64_t pe = (uint64_t)a[j] * b[0], po = (uint64_t)a[j + 1] * b[0];
@@ -369,85 +406,31 @@ template <int N> CUZK_HD void dmont_mul_wide_eo(uint32_t *p, const uint32_t *a, 
     }
     CUZK_UNROLL
     for (int i = 1; i < N; i++) {
-        const int je = i & 1, jo = 1 - je; /* the first j of each parity of i + j */
-        e[i + je] = ptx_mad_lo_cc(a[je], b[i], e[i + je]);
-        e[i + je + 1] = ptx_madc_hi_cc(a[je], b[i], e[i + je + 1]);
-        CUZK_UNROLL
-        for (int j = je + 2; j < N; j += 2) {
-            e[i + j] = ptx_madc_lo_cc(a[j], b[i], e[i + j]);
-            e[i + j + 1] = ptx_madc_hi_cc(a[j], b[i], e[i + j + 1]);
-        }
-        const int ce = i + N + je; /* after the last pair, j = N - 2 + je */
-        if (ce < 2 * N)
-            e[ce] = ptx_addc(e[ce], 0);
-        o[i + jo - 1] = ptx_mad_lo_cc(a[jo], b[i], o[i + jo - 1]);
-        o[i + jo] = ptx_madc_hi_cc(a[jo], b[i], o[i + jo]);
-        CUZK_UNROLL
-        for (int j = jo + 2; j < N; j += 2) {
-            o[i + j - 1] = ptx_madc_lo_cc(a[j], b[i], o[i + j - 1]);
-            o[i + j] = ptx_madc_hi_cc(a[j], b[i], o[i + j]);
-        }
-        const int co = i + N - 1 + jo; /* after the last pair, j = N - 2 + jo */
-        if (co < 2 * N - 1)
-            o[co] = ptx_addc(o[co], 0);
+        const int je = i & 1; /* the first j with i + j even */
+        dmont_pair_chain<N, 2 * N>(e, b[i], a, je, i);
+        dmont_pair_chain<N, 2 * N - 1>(o, b[i], a, 1 - je, i - 1);
     }
-    p[0] = e[0];
-    p[1] = ptx_add_cc(e[1], o[0]);
-    CUZK_UNROLL
-    for (int k = 2; k < 2 * N - 1; k++)
-        p[k] = ptx_addc_cc(e[k], o[k - 1]);
-    p[2 * N - 1] = ptx_addc(e[2 * N - 1], o[2 * N - 2]);
+    dmont_eo_join<N>(p, e, o);
 }
 
-/* p = a^2, 2N words: the N(N-1)/2 cross products once, on aligned pairs
- * as in dmont_mul_wide_eo (row i from a_i a_(i+1) on: its chains end where
- * a product's row i ends, so the same carry words hold), their sum doubled
- * by a one-bit shift (it is < W^(2N) / 2), then the squares a_i^2 added in
- * one chain of aligned pairs: N(N+1)/2 wide multiply-adds where a product
- * takes N^2 (Fp: 78 against 144; with the REDC 613 slots against 663 for
- * dmont_mul, tools/sass_ops.sh). N even. */
+/* p = a^2, 2N words: the N(N-1)/2 cross products once (row i from a_i
+ * a_(i+1) on: its chains end where a product's row i ends, so the same
+ * carry words hold), their sum doubled by a one-bit shift (it is < W^(2N)
+ * / 2), then the squares a_i^2 added in one chain of aligned pairs:
+ * N(N+1)/2 wide multiply-adds where a product takes N^2 (Fp: 78 against
+ * 144; with the REDC 613 slots against 663 for dmont_mul,
+ * tools/sass_ops.sh). N even. */
 template <int N> CUZK_HD void dmont_sqr_wide(uint32_t *p, const uint32_t *a)
 {
-    uint32_t e[2 * N], o[2 * N - 1];
-    CUZK_UNROLL
-    for (int k = 0; k < 2 * N; k++)
-        e[k] = 0;
-    CUZK_UNROLL
-    for (int k = 0; k < 2 * N - 1; k++)
-        o[k] = 0;
+    uint32_t e[2 * N], o[2 * N - 1], s[2 * N];
+    dmont_eo_zero<N>(e, o);
     CUZK_UNROLL
     for (int i = 0; i < N - 1; i++) {
-        const int jo = i + 1, je = i + 2; /* the first j of each parity of i + j */
-        const int jol = ((N - 1 - jo) & 1) ? N - 2 : N - 1;
-        const int jel = ((N - 1 - je) & 1) ? N - 2 : N - 1;
-        o[i + jo - 1] = ptx_mad_lo_cc(a[i], a[jo], o[i + jo - 1]);
-        o[i + jo] = ptx_madc_hi_cc(a[i], a[jo], o[i + jo]);
-        CUZK_UNROLL
-        for (int j = jo + 2; j < N; j += 2) {
-            o[i + j - 1] = ptx_madc_lo_cc(a[i], a[j], o[i + j - 1]);
-            o[i + j] = ptx_madc_hi_cc(a[i], a[j], o[i + j]);
-        }
-        if (i + jol + 1 < 2 * N - 1)
-            o[i + jol + 1] = ptx_addc(o[i + jol + 1], 0);
-        if (je < N) {
-            e[i + je] = ptx_mad_lo_cc(a[i], a[je], e[i + je]);
-            e[i + je + 1] = ptx_madc_hi_cc(a[i], a[je], e[i + je + 1]);
-            CUZK_UNROLL
-            for (int j = je + 2; j < N; j += 2) {
-                e[i + j] = ptx_madc_lo_cc(a[i], a[j], e[i + j]);
-                e[i + j + 1] = ptx_madc_hi_cc(a[i], a[j], e[i + j + 1]);
-            }
-            if (i + jel + 2 < 2 * N)
-                e[i + jel + 2] = ptx_addc(e[i + jel + 2], 0);
-        }
+        dmont_pair_chain<N, 2 * N - 1>(o, a[i], a, i + 1, i - 1);
+        if (i + 2 < N)
+            dmont_pair_chain<N, 2 * N>(e, a[i], a, i + 2, i);
     }
-    uint32_t s[2 * N]; /* the cross sum e + W o */
-    s[0] = e[0];
-    s[1] = ptx_add_cc(e[1], o[0]);
-    CUZK_UNROLL
-    for (int k = 2; k < 2 * N - 1; k++)
-        s[k] = ptx_addc_cc(e[k], o[k - 1]);
-    s[2 * N - 1] = ptx_addc(e[2 * N - 1], o[2 * N - 2]);
+    dmont_eo_join<N>(s, e, o); /* the cross sum */
     CUZK_UNROLL
     for (int k = 2 * N - 1; k > 0; k--)
         s[k] = (s[k] << 1) | (s[k - 1] >> 31);

@@ -21,6 +21,12 @@
 
 #include "backend/cuda/arith/fp_pair.cuh"
 
+/* xyzz_add_affine's products in an order that keeps fewer values live
+ * (ec_impl.cuh): an experiment on the G2 kernels' registers. */
+#ifndef CUZK_EC_LEAN
+#define CUZK_EC_LEAN 0
+#endif
+
 typedef struct dg1_affine {
     dfp_t x, y;
 } dg1_affine_t;

@@ -328,6 +328,28 @@ CUZK_HD void EC(xyzz_add_affine)(EC_XYZZ *out, const EC_XYZZ *p, const EC_AFF *a
             EC(xyzz_set_inf)(out);
         return;
     }
+#if CUZK_EC_LEAN
+    /* The same products in an order that keeps at most four values live
+     * (R, PP, PPP, Q), each result stored as soon as its inputs are done
+     * with: out may be p, and every coordinate of p is read for the last
+     * time before out's is written. */
+    F_sqr(&pp, &u2);
+    F_mul(&ppp, &u2, &pp);
+    F_mul(&q, &p->x, &pp);
+    F_mul(&out->zz, &p->zz, &pp);
+    F_mul(&out->zzz, &p->zzz, &ppp);
+    F_mul(&t, &p->y, &ppp);
+    out->y = t; /* Y1 PPP, until the end */
+    F_sqr(&x3, &r);
+    F_sub(&x3, &x3, &ppp);
+    F_dbl(&t, &q);
+    F_sub(&x3, &x3, &t);
+    out->x = x3;
+    F_sub(&q, &q, &x3);
+    F_mul(&t, &r, &q);
+    F_sub(&out->y, &t, &out->y); /* R (Q - X3) - Y1 PPP */
+    return;
+#endif
 #if CUZK_EC_PAIR
     F_sqr_pair(&pp, &u2, &x3, &r);
     F_mul_pair(&ppp, &u2, &pp, &q, &p->x, &pp);

@@ -395,14 +395,22 @@ static __host__ __device__ __forceinline__ void msm_heavy_jobs(uint32_t lo, uint
     heavy[msm_atomic_add(&ctl[CTL_HEAVY], 1)] = {first, np, b};
 }
 
-/* The window sums of a group: window w0 + j adds segs[j segs ..]. */
-static __global__ void msm_uniform_ranges(cuda_msm_range_t *r, uint32_t *count, uint32_t g,
-                                          uint32_t segs, uint32_t w0)
+/* g runs of `len` values from `first` on, each cut in `parts` ranges of
+ * ceil(len / parts) (the last ones shorter or empty): range j = (run,
+ * part) sums into target0 + j. One part a run: the window sums of a group
+ * (target0 = w0); more: the first level of two (MK(reduce_segs)). */
+static __global__ void msm_uniform_ranges(cuda_msm_range_t *r, uint32_t *count, uint32_t first,
+                                          uint32_t g, uint32_t len, uint32_t parts,
+                                          uint32_t target0)
 {
-    for (uint32_t j = threadIdx.x; j < g; j += blockDim.x)
-        r[j] = {j * segs, segs, w0 + j};
+    const uint32_t plen = (len + parts - 1) / parts;
+    for (uint32_t j = threadIdx.x; j < g * parts; j += blockDim.x) {
+        uint32_t w = j / parts, q = j % parts, lo = q * plen < len ? q * plen : len;
+        uint32_t cnt = len - lo < plen ? len - lo : plen;
+        r[j] = {first + w * len + lo, cnt, target0 + j};
+    }
     if (threadIdx.x == 0)
-        *count = g;
+        *count = g * parts;
 }
 
 /* ---- exclusive scan of u32 (bin offsets) --------------------------------- */

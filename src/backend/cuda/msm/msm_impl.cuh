@@ -563,11 +563,18 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
     return CUDA_CHECK(cudaGetLastError(), err);
 }
 
+#ifndef MSM_RED_PER
+#define MSM_RED_PER 8      /* additions a thread of a block summing segments, at most */
+#define MSM_PARTS_MAX 256u /* first-level sums of a group (p->ranges holds 256) */
+#endif
+
 /* The reduction segments of each of g windows of nb buckets (see
- * cuda_msm_segs): at most CUDA_MSM_SEGS in all, at most nb each, and in
- * wave mode at most 64 a thread of the block that sums a window's segments
- * (MK(ranges)): a group of one window would give that block a chain of
- * ~400 additions. */
+ * cuda_msm_segs): at most CUDA_MSM_SEGS in all (less the second level's
+ * room, MK(reduce_segs)), at most nb each. Wave mode once capped them at 64
+ * a thread of the block that sums a window's segments, which left most of
+ * the wave idle where groups are small (G2 2^27: 12,288 of 33,792 threads
+ * at 20 bits, 4,096 for the lone last window); two levels of block sums
+ * keep that block's chain short instead. */
 static uint32_t MK(segs_for)(cuda_msm_plan_t *p, const cuda_msm_shape_t *sh, unsigned g,
                              uint32_t nb)
 {
@@ -581,11 +588,37 @@ static uint32_t MK(segs_for)(cuda_msm_plan_t *p, const cuda_msm_shape_t *sh, uns
             blocks = 1;
         p->seg_wave = (uint32_t)blocks * 128u * (uint32_t)(p->sms > 0 ? p->sms : 1);
     }
-    uint32_t segs = p->seg_wave / g, cap = CUDA_MSM_SEGS / g;
+    uint32_t segs = p->seg_wave / g, cap = (CUDA_MSM_SEGS - MSM_PARTS_MAX) / g;
     segs = segs < cap ? segs : cap;
-    segs = segs < 64u * RED_THREADS ? segs : 64u * RED_THREADS;
     segs = segs < nb ? segs : nb;
     return segs ? segs : 1;
+}
+
+/* The window sums wins[w0 ..] of a group's g x segs segment sums in
+ * p->segs: a block a window when that is at most MSM_RED_PER additions a
+ * thread, else first `parts` blocks a window (their sums after the
+ * segments in p->segs, where at most MSM_PARTS_MAX fit), then a block a
+ * window over those. A block's chain is its additions a thread plus its
+ * tree (log2 RED_THREADS); with a few blocks on the GPU it is latency. */
+static cuzk_status MK(reduce_segs)(XYZZ *wins, cuda_msm_plan_t *p, unsigned g, uint32_t segs,
+                                   unsigned w0, cudaStream_t s, cuzk_error_t *err)
+{
+    XYZZ *sg = (XYZZ *)p->segs;
+    uint32_t *nr = p->ctl + CTL_RANGES;
+    const uint32_t per = MSM_RED_PER * RED_THREADS;
+    uint32_t parts = (segs + per - 1) / per;
+    if (parts > 1 && (size_t)g * segs + (size_t)g * parts <= CUDA_MSM_SEGS &&
+        g * parts <= MSM_PARTS_MAX) {
+        const uint32_t first2 = g * segs;
+        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, nr, 0, g, segs, parts, first2);
+        unsigned grid = g * parts < 4u * (unsigned)p->sms ? g * parts : 4u * (unsigned)p->sms;
+        MK(ranges)<<<grid, RED_THREADS, 0, s>>>(sg, sg, p->ranges, nr);
+        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, nr, first2, g, parts, 1, w0);
+    } else {
+        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, nr, 0, g, segs, 1, w0);
+    }
+    MK(ranges)<<<g, RED_THREADS, 0, s>>>(wins, sg, p->ranges, nr);
+    return CUDA_CHECK(cudaGetLastError(), err);
 }
 
 static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, const dfr_t *scalars,
@@ -670,10 +703,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         uint32_t segs = MK(segs_for)(p, &sh, g, nb), nseg = g * segs;
         MK(segments)<<<(nseg + 127) / 128, 128, 0, s>>>((XYZZ *)p->segs, (const XYZZ *)p->buckets,
                                                         g, nb, segs);
-        msm_uniform_ranges<<<1, 256, 0, s>>>(p->ranges, p->ctl + CTL_RANGES, g, segs, w0);
-        MK(ranges)<<<g, RED_THREADS, 0, s>>>(wins, (const XYZZ *)p->segs, p->ranges,
-                                             p->ctl + CTL_RANGES);
-        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
+        if ((st = MK(reduce_segs)(wins, p, g, segs, w0, s, err)) != CUZK_OK)
             return st;
         cuda_msm_trace_mark(p->trace, MSM_PH_REDUCE, s);
     }

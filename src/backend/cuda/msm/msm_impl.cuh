@@ -460,8 +460,13 @@ static __device__ void MK(mul_small)(XYZZ *out, const XYZZ *p, uint32_t k)
  * of weight * bucket, weight = index in the window + 1, by running sums
  * from the top (2 additions per bucket), then adds lo * (segment sum).
  * Segments of ceil(nb / segs) buckets, the last one shorter (or empty). */
-__global__ void MK(segments)(XYZZ *out, const XYZZ *buckets, uint32_t group, uint32_t nb,
-                             uint32_t segs)
+#ifdef CUZK_MSM_SEG_MINB /* an experiment, as CUZK_MSM_BINS_MINB */
+#define MSM_SEG_BOUNDS __launch_bounds__(128, CUZK_MSM_SEG_MINB)
+#else
+#define MSM_SEG_BOUNDS
+#endif
+__global__ void MSM_SEG_BOUNDS MK(segments)(XYZZ *out, const XYZZ *buckets, uint32_t group,
+                                            uint32_t nb, uint32_t segs)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= group * segs)

@@ -139,14 +139,12 @@ CUZK_HD void dfp_mul(dfp_t *out, const dfp_t *a, const dfp_t *b)
 }
 
 /* The forms with products and reductions apart, each a build-time knob
- * for A/B runs; CUZK_FP_LAZY sets the three at once. Off by default: on
- * an H100 all three together (stop 31) left the G1 MSM unchanged and made
- * the G2 one 13-18% slower than the Montgomery multiplication they
- * replace. The wide product then put half its 64-bit products on odd
- * register pairs, ~240 moves each (SASS, stop 41); on aligned pairs now,
- * tools/sass_ops.sh counts an Fp2 product at 1,899 slots against 2,184
- * and the G1 [0, 2p) addition -4% with the first and third knobs: to be
- * measured again.
+ * for A/B runs; CUZK_FP_LAZY sets the three at once. Off by default here;
+ * the MSM units turn on what won there (msm_g1.cu, msm_g2.cu). Stop 31's
+ * loss (G2 13-18% slower) was the wide product's odd register pairs, ~240
+ * moves each; on aligned pairs (stop 41) the lazy Fp2 product took the
+ * G2 bins kernel -13% and the one-REDC Y3 with the aligned square took
+ * G1's -10% with a register cap (H100, stop 42).
  *   CUZK_FP_SQR          squaring with each cross product once (Fp, Fr;
  *                        the G1 pairs too)
  *   CUZK_FP2_LAZY        Fp2 multiplication as lazy Karatsuba

@@ -1,6 +1,20 @@
 /* The device MSM over G1 (msm.cuh): msm_impl.cuh instantiated. G1 and G2
  * are separate units so that they compile in parallel. */
 #define CUZK_CUDA_OUTLINE_FP_MUL /* see field.cuh: compile time */
+/* G1's arithmetic forms (field.cuh knobs; -D overrides for A/B runs): Y3
+ * of the [0, 2p) addition reduced once, the aligned square, and the bins
+ * kernel capped at 127 registers (four 128-thread blocks an SM, no
+ * spills) took the bins kernel of a G1 2^26 MSM from 340.3 to 306.0 ms
+ * (H100, stop 42). */
+#ifndef CUZK_FP_MUL_SUB_MUL
+#define CUZK_FP_MUL_SUB_MUL 1
+#endif
+#ifndef CUZK_FP_SQR
+#define CUZK_FP_SQR 1
+#endif
+#ifndef CUZK_MSM_BINS_MINB
+#define CUZK_MSM_BINS_MINB 4
+#endif
 #include "backend/cuda/msm/msm_common.cuh"
 
 using namespace cuzk_host;

@@ -1,6 +1,17 @@
 /* The device MSM over G2 (msm.cuh): msm_impl.cuh instantiated. G1 and G2
  * are separate units so that they compile in parallel. */
 #define CUZK_CUDA_OUTLINE_FP_MUL /* see field.cuh: compile time */
+/* G2's arithmetic forms (field.cuh, ec.cuh knobs; -D overrides for A/B
+ * runs). The lazy Fp2 product and the lean addition order took the bins
+ * kernel of a G2 2^24 MSM from 278.8 to 237.6 ms and its bucket reduction
+ * from 51.3 to 35.6 ms (H100, stop 42); one REDC fewer in Y3 lost 5% on
+ * top of the lazy product (256.4 ms: more registers, 8 warps an SM). */
+#ifndef CUZK_FP2_LAZY
+#define CUZK_FP2_LAZY 1
+#endif
+#ifndef CUZK_EC_LEAN
+#define CUZK_EC_LEAN 1
+#endif
 #include "backend/cuda/msm/msm_common.cuh"
 
 using namespace cuzk_host;

@@ -73,7 +73,7 @@ static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sort
  * random MSM's top window (2^15 bins of ~2048) fills the GPU a thread
  * each beside the other windows' bins, and loses 3-5% as blocks or
  * deferred to a kernel of its own (measured).
- * CUZK_MSM_BINS_MINB (an experiment; unset: ptxas's choice) asks for that
+ * CUZK_MSM_BINS_MINB (msm_g1.cu sets 4; unset: ptxas's choice) asks for that
  * many 128-thread blocks per SM, capping the registers. */
 #ifdef CUZK_MSM_BINS_MINB
 #define MSM_BINS_BOUNDS __launch_bounds__(128, CUZK_MSM_BINS_MINB)

@@ -61,6 +61,12 @@ cuda_msm_shape_t cuda_msm_shape(cuda_curve curve, size_t n, size_t limit, unsign
      * 2^27 875 -> 783 ms; 2^26 396 -> 416); from 2^26.5 on. */
     if (curve == CUDA_CURVE_G1 && n >= CUDA_MSM_C22_FROM)
         best = 22;
+    /* G2 takes 21 bits (still 13 windows, bins of 128 entries rather than
+     * 256) where the bins kernel's gain outweighs twice the buckets to
+     * reduce (H100, stop 42: 2^27 2257 -> 2110 ms; 2^26 1050 -> 1065,
+     * 2^25 532 -> 548); from 2^26.5 on, as G1's 22. */
+    if (curve == CUDA_CURVE_G2 && n >= CUDA_MSM_G2_C21_FROM)
+        best = 21;
     if (c_force)
         best = c_force;
     cuda_msm_shape_t sh;

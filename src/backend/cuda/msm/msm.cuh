@@ -43,14 +43,15 @@
 #include "backend/cuda/arith/host_types.cuh"
 #include "backend/cuda/debug/msm_trace.cuh"
 
-#define CUDA_MSM_PIECE 4096         /* points per block-summed piece of a heavy bin */
-#define CUDA_MSM_HEAVY 4096         /* a bin with more points than this is heavy */
-#define CUDA_MSM_MEDIUM 256         /* ... with more than this (and 4x the mean), medium */
-#define CUDA_MSM_MEDIUM_FILL 128    /* medium bins per SM that a thread each fills */
-#define CUDA_MSM_MAX_C 20           /* the model's window bits: 2^19 buckets a window at most */
-#define CUDA_MSM_FORCE_C_MAX 24     /* CUZK_MSM_WINDOW's: 2^23 buckets */
-#define CUDA_MSM_C22_FROM 94906266u /* G1 full scalars from which c = 22: ~2^26.5 */
-#define CUDA_MSM_SEGS 65536         /* bucket-reduction threads per window group */
+#define CUDA_MSM_PIECE 4096            /* points per block-summed piece of a heavy bin */
+#define CUDA_MSM_HEAVY 4096            /* a bin with more points than this is heavy */
+#define CUDA_MSM_MEDIUM 256            /* ... with more than this (and 4x the mean), medium */
+#define CUDA_MSM_MEDIUM_FILL 128       /* medium bins per SM that a thread each fills */
+#define CUDA_MSM_MAX_C 20              /* the model's window bits: 2^19 buckets a window at most */
+#define CUDA_MSM_FORCE_C_MAX 24        /* CUZK_MSM_WINDOW's: 2^23 buckets */
+#define CUDA_MSM_C22_FROM 94906266u    /* G1 full scalars from which c = 22: ~2^26.5 */
+#define CUDA_MSM_G2_C21_FROM 94906266u /* G2 full scalars from which c = 21: ~2^26.5 */
+#define CUDA_MSM_SEGS 65536            /* bucket-reduction threads per window group */
 
 typedef enum cuda_curve { CUDA_CURVE_G1 = 0, CUDA_CURVE_G2 = 1 } cuda_curve;
 

@@ -28,13 +28,20 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-/* The kernels' Fr multiplication: one out-of-line copy on the device, its
- * operands and result in registers (passed by value). Inlined, the ~300
- * instructions of each of a pass's ~80 products made ntt_dif_pass<9>
- * 27,500 instructions (440 KB) that thrashed the instruction cache: Nsight
- * Compute showed "no instruction" as the largest stall (2.1 of 7.5 cycles
- * per issue) at 2^27. The host emulation calls dfr_mul. */
-#ifdef __CUDA_ARCH__
+/* The kernels' Fr multiplication. Out of line (-DCUZK_NTT_INLINE_MUL=0:
+ * one copy on the device, operands and result in registers) it once
+ * saved the instruction cache: inlined, the ~300 instructions of each of
+ * a pass's ~80 products made ntt_dif_pass<9> 27,500 instructions (440 KB)
+ * and Nsight Compute showed "no instruction" as the largest stall at
+ * 2^27. Since the later passes read one direct twiddle table (stop 39) a
+ * pass holds fewer products; inlined with the lazy products it is 11,680
+ * instructions against 4,728 and 6.6% faster (2^27 forward 48.76 ->
+ * 45.51 ms, every kind and 2^24 alike, H100, stop 42). The host emulation
+ * calls dfr_mul. */
+#ifndef CUZK_NTT_INLINE_MUL
+#define CUZK_NTT_INLINE_MUL 1
+#endif
+#if defined(__CUDA_ARCH__) && !CUZK_NTT_INLINE_MUL
 static __device__ __noinline__ dfr_t ntt_mul_call(dfr_t a, dfr_t b)
 {
     dfr_t r;
@@ -45,7 +52,7 @@ static __device__ __noinline__ dfr_t ntt_mul_call(dfr_t a, dfr_t b)
 
 static CUZK_HD void ntt_mul(dfr_t *out, const dfr_t *a, const dfr_t *b)
 {
-#if defined(__CUDA_ARCH__) && !defined(CUZK_NTT_INLINE_MUL)
+#if defined(__CUDA_ARCH__) && !CUZK_NTT_INLINE_MUL
     *out = ntt_mul_call(*a, *b);
 #else
     dfr_mul(out, a, b);
@@ -58,10 +65,10 @@ static CUZK_HD void ntt_mul(dfr_t *out, const dfr_t *a, const dfr_t *b)
  * the bit reversal reduces each element once. Only the twiddle, always
  * reduced, may be the product's first factor (4r > 2^256). */
 #ifndef CUZK_NTT_LAZY
-#define CUZK_NTT_LAZY 0
+#define CUZK_NTT_LAZY 1
 #endif
 
-#if CUZK_NTT_LAZY && defined(__CUDA_ARCH__)
+#if CUZK_NTT_LAZY && defined(__CUDA_ARCH__) && !CUZK_NTT_INLINE_MUL
 static __device__ __noinline__ dfr_t ntt_mul_w_call(dfr_t w, dfr_t v)
 {
     dfr_t r;
@@ -75,7 +82,7 @@ static CUZK_HD void ntt_mul_w(dfr_t *out, const dfr_t *w, const dfr_t *v)
 {
 #if !CUZK_NTT_LAZY
     ntt_mul(out, v, w);
-#elif defined(__CUDA_ARCH__) && !defined(CUZK_NTT_INLINE_MUL)
+#elif defined(__CUDA_ARCH__) && !CUZK_NTT_INLINE_MUL
     *out = ntt_mul_w_call(*w, *v);
 #else
     dfr_mul_lz(out, w, v);

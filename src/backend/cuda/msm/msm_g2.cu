@@ -4,7 +4,7 @@
 /* G2's arithmetic forms (field.cuh, ec.cuh knobs; -D overrides for A/B
  * runs). The lazy Fp2 product and the lean addition order took the bins
  * kernel of a G2 2^24 MSM from 278.8 to 237.6 ms and its bucket reduction
- * from 51.3 to 35.6 ms (H100, stop 42); one REDC fewer in Y3 lost 5% on
+ * from 51.3 to 35.6 ms (H100, stop 42); one REDC fewer in Y3 lost 6% on
  * top of the lazy product (256.4 ms: more registers, 8 warps an SM). */
 #ifndef CUZK_FP2_LAZY
 #define CUZK_FP2_LAZY 1

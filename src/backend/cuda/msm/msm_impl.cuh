@@ -569,9 +569,9 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
 }
 
 #ifndef MSM_RED_PER
-#define MSM_RED_PER 8      /* additions a thread of a block summing segments, at most */
-#define MSM_PARTS_MAX 256u /* first-level sums of a group (p->ranges holds 256) */
+#define MSM_RED_PER 8 /* additions a thread of a block summing segments, at most */
 #endif
+#define MSM_PARTS_MAX 256u /* first-level sums of a group (p->ranges holds 256) */
 
 /* The reduction segments of each of g windows of nb buckets (see
  * cuda_msm_segs): at most CUDA_MSM_SEGS in all (less the second level's

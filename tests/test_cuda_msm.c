@@ -9,7 +9,7 @@
  * values ~600 times each: the block-summed medium bins). Bases: random (some infinity), three
  * points repeated, P and -P alternating. Bases in the three formats
  * (affine, snarkjs LEM, zcash big-endian as in .params files). Both ways
- * of summing the light bins (XYZZ, batch-affine) are checked.
+ * of summing the light bins (XYZZ, affine rounds) are checked.
  * Without a GPU every test prints "no GPU" and is skipped. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,8 +260,8 @@ static void expect_bad_env(const char *var)
 }
 
 /* Both ways of summing the light bins (CUZK_MSM_BINS), whichever is the
- * default: the batch-affine one meets equal x (doublings, P + -P) and
- * infinity inside its batches with repeated bases and scalars. A bad value
+ * default: the affine rounds meet equal x (doublings, P + -P) and
+ * infinity inside their batches with repeated bases and scalars. A bad value
  * is an error that names it. */
 static void test_bins_modes(void **state)
 {
@@ -381,7 +381,7 @@ static void test_window_modes(void **state)
     expect_bad_value("CUZK_MSM_WINDOW", "25");
 }
 
-/* ---- the batch-affine kernel alone ---------------------------------------- */
+/* ---- the affine rounds alone ------------------------------------------------ */
 
 /* Bins of every kind over nb bases: empty, one point, short and long
  * random ones, one base repeated (doublings), P then -P then more (a sum
@@ -421,7 +421,8 @@ static uint32_t *make_bins(uint32_t nbins, uint32_t nb, uint32_t medium, int hea
     return sorted;
 }
 
-static void bins_case(cuzk_cuda_target target, int g2, uint32_t nbins, uint32_t per, int heavy)
+static void bins_case(cuzk_cuda_target target, int g2, uint32_t nbins, uint32_t chunk,
+                      uint32_t rounds, int heavy)
 {
     const uint32_t nb = 97, medium = 60;
     void *bases = make_bases(g2, nb, B_RANDOM);
@@ -434,7 +435,7 @@ static void bins_case(cuzk_cuda_target target, int g2, uint32_t nbins, uint32_t 
     assert_non_null(kind);
     cuzk_error_t err = {0};
     cuzk_status st = cuzk_cuda_msm_bins_check(target, g2, out, kind, bases, nb, sorted, off, nbins,
-                                              medium, per, &err);
+                                              medium, chunk, rounds, &err);
     if (st != CUZK_OK)
         fail_msg("bins check: %s", err.msg);
     for (uint32_t b = 0; b < nbins; b++) {
@@ -466,9 +467,9 @@ static void bins_case(cuzk_cuda_target target, int g2, uint32_t nbins, uint32_t 
             ok = g1_jac_equal(&ref, (const g1_jac_t *)(out + b * jsz));
         }
         if (!ok)
-            fail_msg("%s %s bin %u (%u entries, per %u): sum differs from the CPU's",
+            fail_msg("%s %s bin %u (%u entries, chunk %u, %u rounds): sum differs from the CPU's",
                      target == CUZK_CUDA_TARGET_DEVICE ? "device" : "host emulation",
-                     g2 ? "G2" : "G1", b, cnt, per);
+                     g2 ? "G2" : "G1", b, cnt, chunk, rounds);
     }
     free(bases);
     free(off);
@@ -477,26 +478,27 @@ static void bins_case(cuzk_cuda_target target, int g2, uint32_t nbins, uint32_t 
     free(kind);
 }
 
-/* The batch-affine kernel's threads against the CPU, bin by bin: on the
- * host (its code emulated, no GPU needed) and, with a GPU, on it. A
- * thread alone over every bin (slots refilled), a few bins each, one
- * each; bad layouts are errors. */
+/* The affine rounds against the CPU, bin by bin: on the host (their code
+ * emulated, no GPU needed) and, with a GPU, on it. Chunks of one entry
+ * (a chunk a bin), of a few bins, and one for all; one round (the rest
+ * in XYZZ chains), three, and eight (every list summed by the rounds);
+ * bad layouts and counts are errors. */
 static void test_bins_check(void **state)
 {
     (void)state;
-    static const uint32_t pers[] = {1, 150, 1u << 30};
+    static const uint32_t chunks[] = {1, 150, 1u << 30}, rounds[] = {1, 3, 8};
     for (int dev = 0; dev < 2; dev++) {
         if (dev && g_gpus == 0) {
-            printf("no GPU: the batch-affine kernel checked in host emulation only\n");
+            printf("no GPU: the affine rounds checked in host emulation only\n");
             break;
         }
         cuzk_cuda_target t = dev ? CUZK_CUDA_TARGET_DEVICE : CUZK_CUDA_TARGET_HOST_EMU;
-        for (size_t i = 0; i < sizeof pers / sizeof *pers; i++) {
-            bins_case(t, 0, 120, pers[i], i == 2);
-            bins_case(t, 1, 60, pers[i], 0);
-        }
-        printf("  %s: batch-affine bins equal to the CPU's sums\n",
-               dev ? "device" : "host emulation");
+        for (size_t i = 0; i < sizeof chunks / sizeof *chunks; i++)
+            for (size_t r = 0; r < sizeof rounds / sizeof *rounds; r++) {
+                bins_case(t, 0, 120, chunks[i], rounds[r], i == 2);
+                bins_case(t, 1, 60, chunks[i], rounds[r], 0);
+            }
+        printf("  %s: affine rounds equal to the CPU's sums\n", dev ? "device" : "host emulation");
     }
     g1_affine_t p = G1_GENERATOR;
     uint32_t off[3] = {0, 2, 1}, sorted[2] = {0, 5};
@@ -504,20 +506,24 @@ static void test_bins_check(void **state)
     uint8_t kind[2];
     cuzk_error_t err = {0};
     assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
-                                              sorted, off, 2, 60, 1, &err),
+                                              sorted, off, 2, 60, 1, 3, &err),
                      CUZK_ERR_ARG);
     off[2] = 2;
     assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
-                                              sorted, off, 2, 60, 1, &err),
+                                              sorted, off, 2, 60, 1, 3, &err),
                      CUZK_ERR_ARG);
     assert_non_null(strstr(err.msg, "names base 5"));
     sorted[1] = 0;
     assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
-                                              sorted, off, 2, 60, 0, &err),
+                                              sorted, off, 2, 60, 0, 3, &err),
                      CUZK_ERR_ARG);
     assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
-                                              sorted, off, 2, 60, 1, &err),
+                                              sorted, off, 2, 60, 1, 3, &err),
                      CUZK_OK);
+    assert_int_equal(cuzk_cuda_msm_bins_check(CUZK_CUDA_TARGET_HOST_EMU, 0, out, kind, &p, 1,
+                                              sorted, off, 2, 60, 1, 9, &err),
+                     CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "9 rounds"));
 }
 
 static void test_g2(void **state)

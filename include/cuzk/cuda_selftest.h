@@ -108,19 +108,20 @@ const cuzk_cuda_op_info_t *cuzk_cuda_op_info(cuzk_cuda_op op);
 cuzk_status cuzk_cuda_selftest_run(cuzk_cuda_target target, cuzk_cuda_op op, void *out,
                                    const void *a, const void *b, size_t n, cuzk_error_t *err);
 
-/* The MSM's batch-affine bins kernel (src/backend/cuda/msm/msm_impl.cuh)
- * alone, on the device or its threads emulated on the host: bin b (< nbins)
- * holds the points sorted[off[b] .. off[b + 1]) of bases (nbases
- * g1_affine_t, or g2_affine_t when g2; an entry's bit 31 negates it), off
- * ascending. out[b] (g1_jac_t or g2_jac_t) is the sum of each bin the
- * kernel sums and infinity for the others; kind[b] says which: 0 summed,
- * 1 handed to the block kernel (more than `medium` entries), 2 cut into
- * pieces (heavy). per (>= 1): the sorted entries in whose stretch each
- * thread starts its bins. CUZK_ERR_ARG for a bad layout or index. */
+/* The MSM's affine rounds for the light bins (src/backend/cuda/msm/
+ * msm_pairs.cuh) alone, on the device or its blocks and threads emulated
+ * on the host: bin b (< nbins) holds the points sorted[off[b] .. off[b +
+ * 1]) of bases (nbases g1_affine_t, or g2_affine_t when g2; an entry's bit
+ * 31 negates it), off ascending. out[b] (g1_jac_t or g2_jac_t) is the sum
+ * of each bin the rounds sum and infinity for the others; kind[b] says
+ * which: 0 summed, 1 handed to the block kernel (more than `medium`
+ * entries), 2 cut into pieces (heavy). chunk (>= 1): the sorted entries a
+ * chunk of the rounds starts its bins in; rounds: 1 to 8. CUZK_ERR_ARG for
+ * a bad layout, index or count. */
 cuzk_status cuzk_cuda_msm_bins_check(cuzk_cuda_target target, int g2, void *out, uint8_t *kind,
                                      const void *bases, size_t nbases, const uint32_t *sorted,
                                      const uint32_t *off, uint32_t nbins, uint32_t medium,
-                                     uint32_t per, cuzk_error_t *err);
+                                     uint32_t chunk, uint32_t rounds, cuzk_error_t *err);
 
 /* Host memory pinned in pieces (src/backend/cuda/host_pin.cuh) on device
  * 0: an allocation of `bytes` and `bytes` of the caller-style heap pinned

@@ -18,6 +18,11 @@ size_t cuda_msm_xyzz_bytes(cuda_curve curve)
     return curve == CUDA_CURVE_G1 ? sizeof(dg1_xyzz_t) : sizeof(dg2_xyzz_t);
 }
 
+size_t cuda_msm_aff_bytes(cuda_curve curve)
+{
+    return curve == CUDA_CURVE_G1 ? sizeof(dg1_affine_t) : sizeof(dg2_affine_t);
+}
+
 size_t cuda_msm_jac_bytes(cuda_curve curve)
 {
     return curve == CUDA_CURVE_G1 ? sizeof(dg1_jac_t) : sizeof(dg2_jac_t);
@@ -149,10 +154,20 @@ static int plan_table(plan_buf_t *t, cuda_msm_plan_t *p)
         t[k++] = {(void **)&p->vals_alt, n * sizeof(uint32_t)};
         t[k++] = {&p->sort_tmp, p->sort_tmp_bytes};
     }
+    if (p->bins == CUDA_MSM_BINS_AFFINE) {
+        /* a chunk need not be larger than a group's entries */
+        if ((size_t)p->pair_chunk > ent)
+            p->pair_chunk = (uint32_t)ent;
+        size_t aff = cuda_msm_aff_bytes(p->curve);
+        t[k++] = {(void **)&p->pair_scan, (size_t)p->pair_rounds * (bins + 1) * sizeof(uint32_t)};
+        t[k++] = {(void **)&p->pair_cs, (ent / p->pair_chunk + 2) * sizeof(uint32_t)};
+        t[k++] = {&p->pair_a, cuda_msm_pair_cap(p->pair_chunk, 1) * aff};
+        t[k++] = {&p->pair_b, cuda_msm_pair_cap(p->pair_chunk, 2) * aff};
+    }
     return k;
 }
 
-#define PLAN_BUFS 21
+#define PLAN_BUFS 25
 
 /* CUB's scratch for sorting a window's entries (at most n_max) on all 32
  * key bits, into p->sort_tmp_bytes. */
@@ -295,10 +310,10 @@ static cuzk_status env_uint(unsigned *out, const char *var, unsigned max, cuzk_e
     return CUZK_OK;
 }
 
-/* The plan's knobs: the light bins' method (each curve's default), their
- * order, the reduction's segments, the scatter; the scratch limit when the
- * caller left it to the default; the window bits (CUZK_MSM_WINDOW, for
- * tests and measurements). */
+/* The plan's knobs: the light bins' method (each curve's default) and the
+ * affine rounds' count and chunk, their order, the reduction's segments, the scatter; the scratch
+ * limit when the caller left it to the default; the window bits (CUZK_MSM_WINDOW, for tests and
+ * measurements). */
 static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t *err)
 {
     int bins, order, segs, scatter;
@@ -316,8 +331,16 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
         st = env_mib(&p->scratch_limit, "CUZK_MSM_SCRATCH", err);
     if (st == CUZK_OK)
         st = env_uint(&p->c_force, "CUZK_MSM_WINDOW", CUDA_MSM_FORCE_C_MAX, err);
+    unsigned rounds = CUDA_MSM_PAIR_ROUNDS,
+             chunk = curve == CUDA_CURVE_G1 ? CUDA_MSM_PAIR_CHUNK_G1 : CUDA_MSM_PAIR_CHUNK_G2;
+    if (st == CUZK_OK)
+        st = env_uint(&rounds, "CUZK_MSM_PAIR_ROUNDS", 8, err);
+    if (st == CUZK_OK)
+        st = env_uint(&chunk, "CUZK_MSM_PAIR_CHUNK", 1u << 30, err);
     if (st != CUZK_OK)
         return st;
+    p->pair_rounds = rounds;
+    p->pair_chunk = chunk;
     p->bins = bins ? CUDA_MSM_BINS_AFFINE : CUDA_MSM_BINS_XYZZ;
     p->order = order ? CUDA_MSM_ORDER_SIZE : CUDA_MSM_ORDER_INDEX;
     p->seg_mode = segs ? CUDA_MSM_SEGS_WAVE : CUDA_MSM_SEGS_POW2;

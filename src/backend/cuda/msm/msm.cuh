@@ -55,12 +55,17 @@
 
 typedef enum cuda_curve { CUDA_CURVE_G1 = 0, CUDA_CURVE_G2 = 1 } cuda_curve;
 
-/* How the light bins are summed: a thread per bin in XYZZ, or a thread's
- * bins side by side in affine coordinates with one inversion per round
- * (msm_impl.cuh). CUZK_MSM_BINS=xyzz|affine picks one for a plan. */
+/* How the light bins are summed: a thread per bin in XYZZ, or in affine
+ * coordinates by pairwise rounds with one inversion a block a round
+ * (msm_pairs.cuh). CUZK_MSM_BINS=xyzz|affine picks one for a plan;
+ * CUZK_MSM_PAIR_ROUNDS (1..8) and CUZK_MSM_PAIR_CHUNK (entries) tune the
+ * rounds. */
 typedef enum cuda_msm_bins { CUDA_MSM_BINS_XYZZ = 0, CUDA_MSM_BINS_AFFINE = 1 } cuda_msm_bins;
 #define CUDA_MSM_BINS_DEFAULT_G1 CUDA_MSM_BINS_XYZZ
 #define CUDA_MSM_BINS_DEFAULT_G2 CUDA_MSM_BINS_XYZZ
+#define CUDA_MSM_PAIR_ROUNDS 3            /* affine rounds, then XYZZ chains */
+#define CUDA_MSM_PAIR_CHUNK_G1 (1u << 23) /* entries a chunk of the rounds */
+#define CUDA_MSM_PAIR_CHUNK_G2 (1u << 22)
 
 /* The order in which the XYZZ kernel's threads take the light bins: by
  * index, or by size, largest first, so that a warp's lanes sum bins of one
@@ -132,6 +137,8 @@ typedef struct cuda_msm_plan {
     cuda_msm_segs seg_mode;   /* how many reduction segments a window gets */
     uint32_t seg_wave;        /* segments-kernel threads resident at once (0: not asked yet) */
     cuda_msm_scatter scatter; /* how a group's entries get in bin order */
+    uint32_t pair_rounds;     /* CUDA_MSM_BINS_AFFINE: rounds */
+    uint32_t pair_chunk;      /* ... entries a chunk */
     cuda_msm_trace_t *trace;  /* CUZK_MSM_TRACE, else NULL */
     /* device */
     dfr_t *k; /* canonical full scalars, n_max */
@@ -144,6 +151,10 @@ typedef struct cuda_msm_plan {
     uint32_t *keys_alt, *vals, *vals_alt;
     void *sort_tmp;
     size_t sort_tmp_bytes;
+    /* CUDA_MSM_BINS_AFFINE: the rounds' list starts (pair_rounds x (bins
+     * + 1)), chunk starts, lists of odd and even rounds (affine points) */
+    uint32_t *pair_scan, *pair_cs;
+    void *pair_a, *pair_b;
     void *buckets, *pieces, *segs, *wins; /* XYZZ points */
     void *wins_jac;                       /* Jacobian, windows + 1 */
     cuda_msm_job_t *jobs;
@@ -167,6 +178,17 @@ cuda_msm_shape_t cuda_msm_shape_fit(cuda_msm_shape_t sh, size_t n, size_t bins_c
                                     size_t entries_cap);
 cuda_msm_shape_t cuda_msm_shape_finish(cuda_msm_shape_t sh, size_t n);
 size_t cuda_msm_xyzz_bytes(cuda_curve curve);
+size_t cuda_msm_aff_bytes(cuda_curve curve);
+
+/* Points the affine rounds' lists of round r >= 1 hold at most, for a
+ * chunk of `chunk` entries (msm_pairs.cuh says why). */
+static inline __host__ __device__ size_t cuda_msm_pair_cap(uint32_t chunk, uint32_t r)
+{
+    size_t c = (size_t)chunk + CUDA_MSM_HEAVY;
+    for (uint32_t i = 0; i < r; i++)
+        c = c * 2 / 3;
+    return c + 1;
+}
 size_t cuda_msm_jac_bytes(cuda_curve curve);
 
 /* Device bytes a plan for n_max points takes. scratch_limit bounds the
@@ -187,18 +209,19 @@ cuzk_status cuda_msm_g1(cuzk_host::g1_jac_t *out, cuda_msm_plan_t *p, const dg1_
 cuzk_status cuda_msm_g2(cuzk_host::g2_jac_t *out, cuda_msm_plan_t *p, const dg2_affine_t *bases,
                         const dfr_t *scalars, size_t n, cudaStream_t s, cuzk_error_t *err);
 
-/* The batch-affine bins kernel alone over host arrays (the debug check
- * behind cuzk_cuda_msm_bins_check, which validates the arguments): on the
- * host (its threads in turn) or on the device (on stream s); out: per bin,
- * a Jacobian point of the curve. */
+/* The affine rounds alone over host arrays (the debug check behind
+ * cuzk_cuda_msm_bins_check, which validates the arguments): on the host
+ * (its blocks and threads in turn) or on the device (on stream s); chunks
+ * of `chunk` entries, `rounds` rounds; out: per bin, a Jacobian point of
+ * the curve. */
 cuzk_status cuda_msm_g1_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
                                    const void *bases, size_t nbases, const uint32_t *sorted,
                                    const uint32_t *off, uint32_t nbins, uint32_t medium,
-                                   uint32_t per, cuzk_error_t *err);
+                                   uint32_t chunk, uint32_t rounds, cuzk_error_t *err);
 cuzk_status cuda_msm_g2_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
                                    const void *bases, size_t nbases, const uint32_t *sorted,
                                    const uint32_t *off, uint32_t nbins, uint32_t medium,
-                                   uint32_t per, cuzk_error_t *err);
+                                   uint32_t chunk, uint32_t rounds, cuzk_error_t *err);
 
 /* Bases from a host key (msm.h's formats) into device affine points:
  * copies n records to dst and decodes them there (ZCASH: big-endian, flags,

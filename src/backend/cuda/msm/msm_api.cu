@@ -87,19 +87,21 @@ extern "C" cuzk_status cuzk_cuda_msm_g2(g2_jac_t *out, const msm_bases_t *bases,
     return host_msm(out, 1, bases, scalars, n, err);
 }
 
-/* ---- the batch-affine kernel alone (cuda_selftest.h) ------------------------ */
+/* ---- the affine rounds alone (cuda_selftest.h) ------------------------------ */
 
 extern "C" cuzk_status cuzk_cuda_msm_bins_check(cuzk_cuda_target target, int g2, void *out,
                                                 uint8_t *kind, const void *bases, size_t nbases,
                                                 const uint32_t *sorted, const uint32_t *off,
-                                                uint32_t nbins, uint32_t medium, uint32_t per,
-                                                cuzk_error_t *err)
+                                                uint32_t nbins, uint32_t medium, uint32_t chunk,
+                                                uint32_t rounds, cuzk_error_t *err)
 {
     static const char who[] = "cuzk_cuda_msm_bins_check";
     if (target != CUZK_CUDA_TARGET_DEVICE && target != CUZK_CUDA_TARGET_HOST_EMU)
         return cuzk_error_set(err, CUZK_ERR_ARG, "%s: unknown target %d", who, (int)target);
-    if (!out || !kind || !bases || !off || nbins == 0 || per == 0)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: NULL input, no bins or per 0", who);
+    if (!out || !kind || !bases || !off || nbins == 0 || chunk == 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: NULL input, no bins or chunk 0", who);
+    if (rounds < 1 || rounds > 8)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: %u rounds (1 to 8)", who, rounds);
     if (off[0] != 0)
         return cuzk_error_set(err, CUZK_ERR_ARG, "%s: off[0] = %u, not 0", who, off[0]);
     for (uint32_t b = 0; b < nbins; b++)
@@ -113,17 +115,17 @@ extern "C" cuzk_status cuzk_cuda_msm_bins_check(cuzk_cuda_target target, int g2,
                                   sorted[e] & 0x7fffffffu, nbases);
     if (target == CUZK_CUDA_TARGET_HOST_EMU)
         return g2 ? cuda_msm_g2_bins_check(0, 0, out, kind, bases, nbases, sorted, off, nbins,
-                                           medium, per, err)
+                                           medium, chunk, rounds, err)
                   : cuda_msm_g1_bins_check(0, 0, out, kind, bases, nbases, sorted, off, nbins,
-                                           medium, per, err);
+                                           medium, chunk, rounds, err);
     cuda_call_t x;
     cuzk_status st = cuda_call_begin(&x, who, err);
     if (st != CUZK_OK)
         return st;
     st = g2 ? cuda_msm_g2_bins_check(1, x.stream, out, kind, bases, nbases, sorted, off, nbins,
-                                     medium, per, err)
+                                     medium, chunk, rounds, err)
             : cuda_msm_g1_bins_check(1, x.stream, out, kind, bases, nbases, sorted, off, nbins,
-                                     medium, per, err);
+                                     medium, chunk, rounds, err);
     return cuda_call_end(&x, st, err);
 }
 

@@ -26,12 +26,13 @@ using namespace cuzk_host;
 #define XYZZ dg1_xyzz_t
 #define FT dfp_t
 #define FLD(name) dfp_##name
-/* bins a thread of the batch-affine kernel keeps open (msm_impl.cuh);
- * CUZK_MSM_BA_SLOTS_G1 at build time for experiments, at most 64 */
-#ifdef CUZK_MSM_BA_SLOTS_G1
-#define BA_SLOTS CUZK_MSM_BA_SLOTS_G1
+/* pairs a thread of the affine rounds takes (msm_pairs.cuh), its
+ * inversion shared by PAIR_THREADS threads; CUZK_MSM_PAIR_K_G1 at build
+ * time for experiments, at most 32 */
+#ifdef CUZK_MSM_PAIR_K_G1
+#define PAIR_K CUZK_MSM_PAIR_K_G1
 #else
-#define BA_SLOTS 32
+#define PAIR_K 16
 #endif
 #define JAC dg1_jac_t
 #define HJAC g1_jac_t
@@ -51,7 +52,7 @@ using namespace cuzk_host;
 #undef JAC
 #undef FT
 #undef FLD
-#undef BA_SLOTS
+#undef PAIR_K
 #undef HJAC
 #undef RED_THREADS
 #undef MSM_CHAIN_LAZY
@@ -67,8 +68,8 @@ cuzk_status cuda_msm_g1(g1_jac_t *out, cuda_msm_plan_t *p, const dg1_affine_t *b
 cuzk_status cuda_msm_g1_bins_check(int on_device, cudaStream_t s, void *out, uint8_t *kind,
                                    const void *bases, size_t nbases, const uint32_t *sorted,
                                    const uint32_t *off, uint32_t nbins, uint32_t medium,
-                                   uint32_t per, cuzk_error_t *err)
+                                   uint32_t chunk, uint32_t rounds, cuzk_error_t *err)
 {
     return msm_g1_bins_check(on_device, s, (dg1_jac_t *)out, kind, (const dg1_affine_t *)bases,
-                             nbases, sorted, off, nbins, medium, per, err);
+                             nbases, sorted, off, nbins, medium, chunk, rounds, err);
 }

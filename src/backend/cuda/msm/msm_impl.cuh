@@ -6,7 +6,7 @@
  *   RED_THREADS     threads of the block-summing kernels (their shared
  *                   memory holds one XYZZ per thread, under 48 KiB)
  *   FT, FLD(name)   the coordinate field's type and ops (dfp_xxx / dfp2_xxx)
- *   BA_SLOTS        bins a thread of the batch-affine kernel keeps open
+ *   PAIR_K          pairs a thread of the affine rounds takes (msm_pairs.cuh)
  * and includes msm_common.cuh first (digits, scan, classification). */
 
 /* The curve operations the kernels use, as calls rather than inlined
@@ -102,212 +102,32 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
     MK(chain)(&buckets[b], sorted, lo, hi, bases);
 }
 
-/* ---- batch-affine bins ----------------------------------------------------
- * The light bins summed in affine coordinates: a thread keeps BA_SLOTS bins
- * open side by side and, each round, adds the next point of every open bin
- * to its sum. An affine addition needs 1/(x2 - x1); the round's
- * denominators are inverted together (Montgomery's trick: one inversion and
- * 3 multiplications each), so an addition costs about 5M + 1S against the
- * XYZZ mixed addition's 8M + 2S. The sums and prefix products sit in local
- * memory (indexed by slot). A thread takes the bins that start in its
- * stretch of `per` sorted entries, so threads get equal work whatever the
- * bins' sizes; a slot whose bin is done takes the thread's next one. */
+#include "backend/cuda/msm/msm_pairs.cuh"
 
-/* acc += p given the chord's (or tangent's) slope lam. */
-static __host__ __device__ __forceinline__ void MK(ba_finish)(AFF *acc, const AFF *p, const FT *lam)
-{
-    FT t, x3;
-    FLD(sqr)(&t, lam);
-    FLD(sub)(&t, &t, &acc->x);
-    FLD(sub)(&x3, &t, &p->x);
-    FLD(sub)(&t, &acc->x, &x3);
-    FLD(mul)(&t, &t, lam);
-    FLD(sub)(&acc->y, &t, &acc->y);
-    acc->x = x3;
-}
-
-/* acc += p in affine coordinates with an inversion of its own: the rare
- * cases (either point infinity, x1 = x2) and nothing else. */
-static __host__ __device__ __noinline__ void MK(ba_add_slow)(AFF *acc, const AFF *p)
-{
-    if (EC(affine_is_inf)(p))
-        return;
-    if (EC(affine_is_inf)(acc)) {
-        *acc = *p;
-        return;
-    }
-    FT num, den, lam, t;
-    if (!FLD(equal)(&acc->x, &p->x)) {
-        FLD(sub)(&num, &p->y, &acc->y);
-        FLD(sub)(&den, &p->x, &acc->x);
-    } else if (FLD(equal)(&acc->y, &p->y) && !FLD(is_zero)(&p->y)) {
-        FLD(sqr)(&t, &p->x); /* lambda = 3 x^2 / 2 y */
-        FLD(dbl)(&num, &t);
-        FLD(add)(&num, &num, &t);
-        FLD(dbl)(&den, &p->y);
-    } else {
-        EC(affine_set_inf)(acc); /* p = -acc */
-        return;
-    }
-    FLD(inv_var)(&den, &den);
-    FLD(mul)(&lam, &num, &den);
-    MK(ba_finish)(acc, p, &lam);
-}
-
-/* acc += p given 1/(p.x - acc.x) = *inv * *pre, then *inv *= p.x - acc.x
- * (the inverse of the earlier slots' product, for the next slot down). */
-static __host__ __device__ __noinline__ void MK(ba_add)(AFF *acc, const AFF *p, FT *inv,
-                                                        const FT *pre)
-{
-    FT d, ik, lam, t;
-    FLD(sub)(&d, &p->x, &acc->x);
-    FLD(mul)(&ik, inv, pre);
-    FLD(mul)(inv, inv, &d);
-    FLD(sub)(&t, &p->y, &acc->y);
-    FLD(mul)(&lam, &t, &ik);
-    MK(ba_finish)(acc, p, &lam);
-}
-
-/* The bins [b, b_end) that start in a thread's stretch, as the XYZZ kernel
- * would treat them (heavy ones become jobs, medium ones go to the block
- * kernel, bins of 0 or 1 point are written at once); returns the next bin
- * a slot sums (its first point in *acc, *lo and *hi its other entries), or
- * BA_NONE. */
-#define BA_NONE 0xffffffffu
-static __host__ __device__ uint32_t MK(ba_take)(uint32_t *b, uint32_t b_end, AFF *acc, uint32_t *lo,
-                                                uint32_t *hi, XYZZ *buckets, const uint32_t *sorted,
-                                                const uint32_t *off, const AFF *bases,
-                                                cuda_msm_job_t *jobs, cuda_msm_range_t *heavy,
-                                                uint32_t *ctl, uint32_t medium, uint32_t *med)
-{
-    while (*b < b_end) {
-        uint32_t me = (*b)++, l = off[me], h = off[me + 1], cnt = h - l;
-        if (cnt > CUDA_MSM_HEAVY) {
-            msm_heavy_jobs(l, h, me, jobs, heavy, ctl);
-            continue;
-        }
-        if (cnt > medium) {
-            med[msm_atomic_add(&ctl[CTL_MED], 1)] = me;
-            continue;
-        }
-        AFF p;
-        if (cnt == 0)
-            EC(affine_set_inf)(&p);
-        else
-            MK(load)(&p, bases, sorted[l]);
-        if (cnt <= 1) {
-            EC(xyzz_from_affine)(&buckets[me], &p);
-            continue;
-        }
-        *acc = p;
-        *lo = l + 1;
-        *hi = h;
-        return me;
-    }
-    return BA_NONE;
-}
-
-/* One thread's work: the bins that start in sorted entries [s0, s0 + per). */
-static __host__ __device__ void MK(ba_thread)(uint64_t s0, uint32_t per, XYZZ *buckets,
-                                              const uint32_t *sorted, const uint32_t *off,
-                                              uint32_t nbins, const AFF *bases,
-                                              cuda_msm_job_t *jobs, cuda_msm_range_t *heavy,
-                                              uint32_t *ctl, uint32_t medium, uint32_t *med)
-{
-    uint32_t b = msm_lower_bound(off, nbins, s0), b_end = msm_lower_bound(off, nbins, s0 + per);
-    static_assert(BA_SLOTS >= 1 && BA_SLOTS <= 64, "a slot is a bit of `slow`");
-    AFF acc[BA_SLOTS];
-    FT pre[BA_SLOTS];
-    uint32_t bin[BA_SLOTS], cur[BA_SLOTS], end[BA_SLOTS];
-    MSM_NO_UNROLL
-    for (int k = 0; k < BA_SLOTS; k++)
-        bin[k] = BA_NONE;
-    for (;;) {
-        int open = 0;
-        MSM_NO_UNROLL
-        for (int k = 0; k < BA_SLOTS; k++) {
-            if (bin[k] == BA_NONE)
-                bin[k] = MK(ba_take)(&b, b_end, &acc[k], &cur[k], &end[k], buckets, sorted, off,
-                                     bases, jobs, heavy, ctl, medium, med);
-            open += bin[k] != BA_NONE;
-        }
-        /* the warp's lanes run their rounds together until all are done:
-         * left to drift apart, they ran a round's steps a few lanes at a
-         * time (ncu: 6 of 32 lanes active on average) */
-        if (!msm_warp_any(open))
-            return;
-        /* forward: pre[k] = the product of the earlier slots' denominators;
-         * a rare case (infinity, equal x, x = 0) stays out of the product */
-        uint64_t slow = 0;
-        FT run;
-        FLD(set_one)(&run);
-        MSM_NO_UNROLL
-        for (int k = 0; k < BA_SLOTS; k++) {
-            if (bin[k] == BA_NONE)
-                continue;
-            FT px = bases[sorted[cur[k]] & 0x7fffffffu].x, d;
-            FLD(sub)(&d, &px, &acc[k].x);
-            if (FLD(is_zero)(&d) || FLD(is_zero)(&px) || EC(affine_is_inf)(&acc[k])) {
-                slow |= (uint64_t)1 << k;
-                continue;
-            }
-            pre[k] = run;
-            FLD(mul)(&run, &run, &d);
-        }
-        FT inv;
-        FLD(inv_var)(&inv, &run);
-        MSM_NO_UNROLL
-        for (int k = BA_SLOTS; k-- > 0;) {
-            if (bin[k] == BA_NONE)
-                continue;
-            AFF p;
-            MK(load)(&p, bases, sorted[cur[k]]);
-            if ((slow >> k) & 1)
-                MK(ba_add_slow)(&acc[k], &p);
-            else
-                MK(ba_add)(&acc[k], &p, &inv, &pre[k]);
-            if (++cur[k] == end[k]) {
-                EC(xyzz_from_affine)(&buckets[bin[k]], &acc[k]);
-                bin[k] = BA_NONE;
-            }
-        }
-    }
-}
-
-/* CUZK_MSM_BA_MINB (an experiment) asks for that many blocks per SM. */
-#ifdef CUZK_MSM_BA_MINB
-#define MSM_BA_BOUNDS __launch_bounds__(128, CUZK_MSM_BA_MINB)
-#else
-#define MSM_BA_BOUNDS __launch_bounds__(128)
-#endif
-__global__ void MSM_BA_BOUNDS MK(bins_ba)(XYZZ *buckets, const uint32_t *sorted,
-                                          const uint32_t *off, uint32_t nbins, const AFF *bases,
-                                          cuda_msm_job_t *jobs, cuda_msm_range_t *heavy,
-                                          uint32_t *ctl, uint32_t medium, uint32_t *med,
-                                          uint32_t per)
-{
-    uint64_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    MK(ba_thread)(t * per, per, buckets, sorted, off, nbins, bases, jobs, heavy, ctl, medium, med);
-}
-
-/* The batch-affine kernel checked apart (cuzk_cuda_msm_bins_check): its
- * threads over host copies, one after another, or the kernel on stream s;
- * out[b] the Jacobian sum of bin b (infinity when not summed here), kind[b]
- * 0 summed, 1 medium, 2 heavy. The arguments were checked by the caller. */
+/* The rounds checked apart (cuzk_cuda_msm_bins_check): run on the host,
+ * block by block and thread by thread, or as the kernels on stream s in
+ * buffers of their own; chunks of `chunk` entries, `rounds` rounds. out[b]
+ * the Jacobian sum of bin b (infinity when not summed here), kind[b] 0
+ * summed, 1 medium, 2 heavy. The arguments were checked by the caller. */
 static cuzk_status MK(bins_check)(int on_device, cudaStream_t s, JAC *out, uint8_t *kind,
                                   const AFF *bases, size_t nbases, const uint32_t *sorted,
                                   const uint32_t *off, uint32_t nbins, uint32_t medium,
-                                  uint32_t per, cuzk_error_t *err)
+                                  uint32_t chunk, uint32_t rounds, cuzk_error_t *err)
 {
     uint32_t total = off[nbins], ctl[CTL_N] = {0};
-    uint64_t threads = total / per + 1;
-    size_t njobs = total / CUDA_MSM_PIECE + nbins + 1;
+    if (chunk > total) /* as the plans do: no larger than the entries */
+        chunk = total ? total : 1;
+    uint32_t nq = total / chunk + 1;
+    size_t njobs = total / CUDA_MSM_PIECE + nbins + 1, nscan = (size_t)rounds * (nbins + 1);
+    size_t cap_a = cuda_msm_pair_cap(chunk, 1), cap_b = cuda_msm_pair_cap(chunk, 2);
     XYZZ *bk = (XYZZ *)malloc(nbins * sizeof *bk);
     cuda_msm_job_t *jobs = (cuda_msm_job_t *)malloc(njobs * sizeof *jobs);
     cuda_msm_range_t *heavy = (cuda_msm_range_t *)malloc(nbins * sizeof *heavy);
     uint32_t *med = (uint32_t *)malloc(nbins * sizeof *med);
     cuzk_status st = CUZK_OK;
-    void *d[8] = {0}; /* bases, sorted, off, buckets, jobs, heavy, med, ctl */
+    /* device: bases, sorted, off, buckets, jobs, heavy, med, ctl, scan,
+     * tile sums, chunk starts, list buffers a and b */
+    void *d[13] = {0};
     if (!bk || !jobs || !heavy || !med) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "msm bins check: out of host memory");
         goto out;
@@ -315,16 +135,82 @@ static cuzk_status MK(bins_check)(int on_device, cudaStream_t s, JAC *out, uint8
     for (uint32_t b = 0; b < nbins; b++)
         EC(xyzz_set_inf)(&bk[b]);
     if (!on_device) {
-        for (uint64_t t = 0; t < threads; t++)
-            MK(ba_thread)
-        (t * per, per, bk, sorted, off, nbins, bases, jobs, heavy, ctl, medium, med);
+        uint32_t *scan = (uint32_t *)malloc(nscan * sizeof *scan);
+        uint32_t *cs = (uint32_t *)malloc(((size_t)nq + 1) * sizeof *cs);
+        AFF *la = (AFF *)malloc(cap_a * sizeof *la), *lb = (AFF *)malloc(cap_b * sizeof *lb);
+        MK(pair_state) *sts = (MK(pair_state) *)malloc(PAIR_THREADS * sizeof *sts);
+        FT *tree = (FT *)malloc(2 * PAIR_THREADS * sizeof *tree);
+        if (scan && cs && la && lb && sts && tree) {
+            for (uint32_t b = 0; b <= nbins; b++)
+                MK(pair_prep_bin)
+            (b, bk, sorted, off, nbins, bases, jobs, heavy, ctl, medium, med, scan, rounds);
+            for (uint32_t r = 0; r < rounds; r++) { /* exclusive scans, in place */
+                uint32_t *sc = scan + (size_t)r * (nbins + 1), acc = 0;
+                for (uint32_t b = 0; b <= nbins; b++) {
+                    uint32_t v = sc[b];
+                    sc[b] = acc;
+                    acc += v;
+                }
+            }
+            for (uint32_t q = 0; q <= nq; q++)
+                cs[q] = MK(pair_chunk_start)(off, nbins, q, nq, chunk);
+            MK(pair_args) a = MK(pair_args_make)(sorted, off, bases, bk, cs, nbins, medium);
+            for (uint32_t q = 0; q < nq; q++) {
+                a.q = q;
+                for (uint32_t r = 0; r < rounds; r++) {
+                    MK(pair_round)(&a, r, la, lb, scan);
+                    size_t threads = MK(pair_threads)(chunk, r);
+                    MK(pair_base)(&a);
+                    uint32_t span = MK(pair_span)(&a);
+                    for (size_t t0 = 0; t0 < threads && t0 * 2 * PAIR_K < span;
+                         t0 += PAIR_THREADS) {
+                        for (uint32_t i = 0; i < PAIR_THREADS; i++) {
+                            MK(pair_forward)(&sts[i], &a, (uint32_t)(t0 + i));
+                            tree[PAIR_THREADS + i] = sts[i].run;
+                        }
+                        for (uint32_t half = PAIR_THREADS / 2; half >= 1; half /= 2)
+                            for (uint32_t i = 0; i < half; i++)
+                                MK(pair_tree_up)(tree, half + i);
+                        FLD(inv_var)(&tree[1], &tree[1]);
+                        for (uint32_t half = 1; half < PAIR_THREADS; half *= 2)
+                            for (uint32_t i = 0; i < half; i++)
+                                MK(pair_tree_down)(tree, half + i);
+                        for (uint32_t i = 0; i < PAIR_THREADS; i++) {
+                            sts[i].run = tree[PAIR_THREADS + i];
+                            MK(pair_backward)(&sts[i], &a);
+                        }
+                    }
+                }
+                for (uint32_t b = cs[q]; b < cs[q + 1]; b++)
+                    MK(pair_chain_bin)
+                (bk, MK(pair_buf)(la, lb, rounds), scan + (size_t)(rounds - 1) * (nbins + 1), cs, q,
+                 b);
+            }
+        } else {
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "msm bins check: out of host memory");
+        }
+        free(scan);
+        free(cs);
+        free(la);
+        free(lb);
+        free(sts);
+        free(tree);
     } else {
-        const void *src[8] = {bases, sorted, off, bk, NULL, NULL, NULL, ctl};
-        size_t bytes[8] = {nbases * sizeof(AFF),           (total ? total : 1) * sizeof(uint32_t),
-                           (nbins + 1) * sizeof(uint32_t), nbins * sizeof(XYZZ),
-                           njobs * sizeof(cuda_msm_job_t), nbins * sizeof(cuda_msm_range_t),
-                           nbins * sizeof(uint32_t),       sizeof ctl};
-        for (int i = 0; i < 8 && st == CUZK_OK; i++) {
+        const void *src[13] = {bases, sorted, off, bk, NULL, NULL, NULL, ctl};
+        size_t bytes[13] = {nbases * sizeof(AFF),
+                            (total ? total : 1) * sizeof(uint32_t),
+                            (nbins + 1) * sizeof(uint32_t),
+                            nbins * sizeof(XYZZ),
+                            njobs * sizeof(cuda_msm_job_t),
+                            nbins * sizeof(cuda_msm_range_t),
+                            nbins * sizeof(uint32_t),
+                            sizeof ctl,
+                            nscan * sizeof(uint32_t),
+                            (scan_tmp_words(nbins + 1) + 4) * sizeof(uint32_t),
+                            ((size_t)nq + 1) * sizeof(uint32_t),
+                            cap_a * sizeof(AFF),
+                            cap_b * sizeof(AFF)};
+        for (int i = 0; i < 13 && st == CUZK_OK; i++) {
             st = CUDA_CHECK(cudaMalloc(&d[i], bytes[i]), err);
             if (st == CUZK_OK && src[i])
                 st = CUDA_CHECK(cudaMemcpyAsync(d[i], src[i], i == 1 && !total ? 0 : bytes[i],
@@ -333,11 +219,23 @@ static cuzk_status MK(bins_check)(int on_device, cudaStream_t s, JAC *out, uint8
         }
         if (st != CUZK_OK)
             goto out;
-        MK(bins_ba)<<<(unsigned)((threads + 127) / 128), 128, 0, s>>>(
-            (XYZZ *)d[3], (const uint32_t *)d[1], (const uint32_t *)d[2], nbins, (const AFF *)d[0],
-            (cuda_msm_job_t *)d[4], (cuda_msm_range_t *)d[5], (uint32_t *)d[7], medium,
-            (uint32_t *)d[6], per);
-        if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
+        /* a plan of these buffers, for MK(pair_bins) */
+        cuda_msm_plan_t p;
+        memset(&p, 0, sizeof p);
+        p.jobs = (cuda_msm_job_t *)d[4];
+        p.ranges = (cuda_msm_range_t *)d[5];
+        p.med = (uint32_t *)d[6];
+        p.ctl = (uint32_t *)d[7];
+        p.pair_scan = (uint32_t *)d[8];
+        p.tile_sums = (uint32_t *)d[9];
+        p.pair_cs = (uint32_t *)d[10];
+        p.pair_a = d[11];
+        p.pair_b = d[12];
+        p.pair_rounds = rounds;
+        p.pair_chunk = chunk;
+        p.sms = 1;
+        if ((st = MK(pair_bins)((XYZZ *)d[3], &p, (const uint32_t *)d[1], (const uint32_t *)d[2],
+                                nbins, total, (const AFF *)d[0], medium, s, err)) != CUZK_OK ||
             (st = CUDA_CHECK(cudaMemcpyAsync(bk, d[3], bytes[3], cudaMemcpyDeviceToHost, s),
                              err)) != CUZK_OK ||
             (st = CUDA_CHECK(cudaMemcpyAsync(heavy, d[5], bytes[5], cudaMemcpyDeviceToHost, s),
@@ -349,6 +247,8 @@ static cuzk_status MK(bins_check)(int on_device, cudaStream_t s, JAC *out, uint8
             (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
             goto out;
     }
+    if (st != CUZK_OK)
+        goto out;
     for (uint32_t b = 0; b < nbins; b++) {
         EC(xyzz_to_jac)(&out[b], &bk[b]);
         kind[b] = 0;
@@ -360,7 +260,7 @@ static cuzk_status MK(bins_check)(int on_device, cudaStream_t s, JAC *out, uint8
 out:
     if (on_device) {
         (void)cudaStreamSynchronize(s);
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 13; i++)
             if (d[i])
                 (void)cudaFree(d[i]);
     }
@@ -506,8 +406,8 @@ __global__ void MK(set_inf)(XYZZ *p, uint32_t n)
 /* ---- host driver --------------------------------------------------------- */
 
 /* Sums the entries sorted[0 .. off[nbins]) (at most `entries`) bin by bin
- * into dst[0..nbins): light bins by a thread each (XYZZ) or side by side
- * (batch-affine: p->bins), medium ones (more than `medium` entries) by a
+ * into dst[0..nbins): light bins by a thread each (XYZZ) or by affine
+ * rounds (p->bins), medium ones (more than `medium` entries) by a
  * block each, heavy ones by pieces. */
 static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *sorted,
                                 const uint32_t *off, uint32_t nbins, uint64_t entries,
@@ -520,18 +420,9 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
     if (st != CUZK_OK)
         return st;
     if (p->bins == CUDA_MSM_BINS_AFFINE) {
-        /* entries (at most this many) in stretches of `per`: enough threads
-         * for four blocks per SM, and a stretch holds BA_SLOTS mean bins
-         * (fewer would leave slots empty and the inversion less shared) */
-        uint64_t per = entries / ((uint64_t)p->sms * 512) + 1, mean = entries / nbins + 1;
-        if (per < BA_SLOTS * mean)
-            per = BA_SLOTS * mean;
-        if (per > UINT32_MAX)
-            per = UINT32_MAX;
-        uint64_t threads = entries / per + 1;
-        MK(bins_ba)<<<(unsigned)((threads + 127) / 128), 128, 0, s>>>(
-            dst, sorted, off, nbins, bases, p->jobs, p->ranges, p->ctl, medium, p->med,
-            (uint32_t)per);
+        if ((st = MK(pair_bins)(dst, p, sorted, off, nbins, entries, bases, medium, s, err)) !=
+            CUZK_OK)
+            return st;
     } else {
         /* fewer bins than fill: every medium one goes to a block, uncounted */
         if (medium < CUDA_MSM_HEAVY && nbins >= p->medium_fill) {

@@ -275,8 +275,14 @@ static __host__ __device__ __forceinline__ void MK(pair_tree_down)(FT *tree, uin
     FLD(mul)(&tree[2 * i + 1], &tree[i], &l);
 }
 
-/* One round of chunk q: a block of PAIR_THREADS threads. */
-__global__ void __launch_bounds__(PAIR_THREADS) MK(pairs)(MK(pair_args) arg)
+/* One round of chunk q: a block of PAIR_THREADS threads. CUZK_MSM_PAIR_MINB
+ * (an experiment) asks for that many blocks an SM. */
+#ifdef CUZK_MSM_PAIR_MINB
+#define MSM_PAIR_BOUNDS __launch_bounds__(PAIR_THREADS, CUZK_MSM_PAIR_MINB)
+#else
+#define MSM_PAIR_BOUNDS __launch_bounds__(PAIR_THREADS)
+#endif
+__global__ void MSM_PAIR_BOUNDS MK(pairs)(MK(pair_args) arg)
 {
     __shared__ FT tree[2 * PAIR_THREADS];
     MK(pair_args) a = arg;

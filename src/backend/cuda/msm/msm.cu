@@ -334,7 +334,7 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
     unsigned rounds = CUDA_MSM_PAIR_ROUNDS,
              chunk = curve == CUDA_CURVE_G1 ? CUDA_MSM_PAIR_CHUNK_G1 : CUDA_MSM_PAIR_CHUNK_G2;
     if (st == CUZK_OK)
-        st = env_uint(&rounds, "CUZK_MSM_PAIR_ROUNDS", 8, err);
+        st = env_uint(&rounds, "CUZK_MSM_PAIR_ROUNDS", CUDA_MSM_PAIR_ROUNDS_MAX, err);
     if (st == CUZK_OK)
         st = env_uint(&chunk, "CUZK_MSM_PAIR_CHUNK", 1u << 30, err);
     if (st != CUZK_OK)

@@ -64,6 +64,7 @@ typedef enum cuda_msm_bins { CUDA_MSM_BINS_XYZZ = 0, CUDA_MSM_BINS_AFFINE = 1 } 
 #define CUDA_MSM_BINS_DEFAULT_G1 CUDA_MSM_BINS_XYZZ
 #define CUDA_MSM_BINS_DEFAULT_G2 CUDA_MSM_BINS_XYZZ
 #define CUDA_MSM_PAIR_ROUNDS 3            /* affine rounds, then XYZZ chains */
+#define CUDA_MSM_PAIR_ROUNDS_MAX 8        /* CUZK_MSM_PAIR_ROUNDS at most */
 #define CUDA_MSM_PAIR_CHUNK_G1 (1u << 23) /* entries a chunk of the rounds */
 #define CUDA_MSM_PAIR_CHUNK_G2 (1u << 22)
 

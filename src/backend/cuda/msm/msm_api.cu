@@ -100,8 +100,9 @@ extern "C" cuzk_status cuzk_cuda_msm_bins_check(cuzk_cuda_target target, int g2,
         return cuzk_error_set(err, CUZK_ERR_ARG, "%s: unknown target %d", who, (int)target);
     if (!out || !kind || !bases || !off || nbins == 0 || chunk == 0)
         return cuzk_error_set(err, CUZK_ERR_ARG, "%s: NULL input, no bins or chunk 0", who);
-    if (rounds < 1 || rounds > 8)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: %u rounds (1 to 8)", who, rounds);
+    if (rounds < 1 || rounds > CUDA_MSM_PAIR_ROUNDS_MAX)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "%s: %u rounds (1 to %d)", who, rounds,
+                              CUDA_MSM_PAIR_ROUNDS_MAX);
     if (off[0] != 0)
         return cuzk_error_set(err, CUZK_ERR_ARG, "%s: off[0] = %u, not 0", who, off[0]);
     for (uint32_t b = 0; b < nbins; b++)

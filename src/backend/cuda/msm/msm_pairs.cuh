@@ -39,7 +39,6 @@
 
 #define PAIR_THREADS 128        /* a block: one inversion for its threads' pairs */
 #define PAIR_BUCKET 0x80000000u /* a pair's destination: bin (low bits), not list */
-#define PAIR_ROUNDS_MAX 8
 
 /* The rounds' arguments: round r of chunk q. */
 struct MK(pair_args) {

@@ -94,6 +94,12 @@ static void shared_plan_at(unsigned k)
     assert_true(p.total <= hi);
     assert_true(p.circuit_bytes < one.circuit_bytes);
     assert_true(p.total == p.key_bytes + p.circuit_bytes + p.scratch_bytes);
+    /* the H-MSM's chunk: a power of two, never below the other MSMs' nor
+     * (much) above the H query (larger only where the witness and the H
+     * scratch hold an MSM plan, 14 MiB and up: test_gpu_lean_h) */
+    assert_true(p.h_chunk_points >= p.chunk_points);
+    assert_true((p.h_chunk_points & (p.h_chunk_points - 1)) == 0);
+    assert_true(p.h_chunk_points == p.chunk_points || p.h_chunk_points / 2 < pk.h.n);
     /* a snarkjs key never goes lean (its H needs the third vector) */
     pk.conv = GROTH16_SNARKJS;
     if (cuzk_cuda_backend_plan_shared(&p, &pk, &c, hi, 1, &e) == CUZK_OK)
@@ -237,11 +243,72 @@ static void test_gpu_layouts(void **state)
     }
 }
 
+/* The lean layout at 2^20, where the H-MSM streams in chunks larger than
+ * the other MSMs' (their buffers and plan in the H scratch and the witness
+ * vector, which other stages use between its calls): proofs equal the
+ * CPU's, the second after a proof's H and witness upload overwrote them. */
+static void test_gpu_lean_h(void **state)
+{
+    (void)state;
+    int gpus = 0;
+    if (cuzk_cuda_device_count(&gpus, NULL) != CUZK_OK || gpus == 0) {
+        print_message("test_cuda_plan: no GPU: the lean H-MSM's chunks are not checked here\n");
+        skip();
+    }
+    const unsigned k = 20;
+    gen_shape_t sh;
+    circuit_t c;
+    cuzk_error_t e = {0};
+    assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
+    assert_int_equal(gen_porep_circuit(&c, &sh, 9, 0, &e), CUZK_OK);
+    fr_t *w = malloc((size_t)sh.n_vars * sizeof *w);
+    assert_non_null(w);
+    assert_int_equal(gen_porep_witness(w, &sh, 9, 0, 0, &e), CUZK_OK);
+    groth16_toxic_t tw;
+    groth16_toxic_from_seed(&tw, 2020);
+    groth16_key_t key;
+    assert_int_equal(groth16_setup_toxic(&key, &c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
+    groth16_pk_t pk;
+    groth16_key_pk(&pk, &key);
+    fr_t r, s;
+    fr_from_u64(&r, 4242);
+    fr_from_u64(&s, 2424);
+    groth16_proof_t ref;
+    groth16_prove_opts_t o = {0};
+    assert_int_equal(groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &o, &e),
+                     CUZK_OK);
+    uint8_t want[192], got[192];
+    bellperson_proof_write(want, &ref);
+    cuzk_cuda_plan_t full, p;
+    assert_int_equal(cuzk_cuda_backend_plan(&full, &pk, &c, 0, &e), CUZK_OK);
+    size_t lean = smallest_budget(&pk, &c, full.total);
+    assert_int_equal(cuzk_cuda_backend_plan(&p, &pk, &c, lean, &e), CUZK_OK);
+    assert_true(p.lean);
+    if (p.h_chunk_points <= p.chunk_points)
+        fail_msg("2^%u lean: the H-MSM's chunk (%zu) is not above the others' (%zu)", k,
+                 p.h_chunk_points, p.chunk_points);
+    groth16_backend_t *be = NULL;
+    assert_int_equal(cuzk_cuda_backend_new(&be, 0, lean, &e), CUZK_OK);
+    for (int rep = 0; rep < 2; rep++) {
+        gpu_proof(got, be, &pk, &c, w, &r, &s);
+        if (memcmp(got, want, 192))
+            fail_msg("2^%u lean, proof %d: differs from the CPU's", k, rep);
+    }
+    cuzk_cuda_backend_free(be);
+    print_message("  2^%u lean (%.1f MiB): chunks of %zu points, the H-MSM's %zu; proofs equal "
+                  "the CPU's\n",
+                  k, (double)lean / 1048576.0, p.chunk_points, p.h_chunk_points);
+    groth16_key_free(&key);
+    circuit_free(&c);
+    free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_plan),
         cmocka_unit_test(test_gpu_layouts),
+        cmocka_unit_test(test_gpu_lean_h),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

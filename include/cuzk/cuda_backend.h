@@ -72,6 +72,11 @@ typedef struct cuzk_cuda_plan {
      * per product) and the gathered A/B scalars in the H scratch vector:
      * the layout for budgets that cannot hold the circuit (bellperson) */
     int lean;
+    /* streaming: the H-MSM's chunk, larger than chunk_points where the H
+     * scratch and the witness vector, both free when the H-MSM runs last,
+     * hold two such chunks and an MSM plan for them (fewer, larger MSMs);
+     * else chunk_points */
+    size_t h_chunk_points;
 } cuzk_cuda_plan_t;
 cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
                                    const circuit_t *c, size_t budget, cuzk_error_t *err);

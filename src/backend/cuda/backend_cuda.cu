@@ -66,6 +66,11 @@ typedef struct cuda_backend {
     int lean;            /* streaming, the circuit streamed too, sa = sb = the H scratch (hp.b) */
     size_t chunk_points; /* G1 points per chunk buffer (G2: half) */
     void *chunk[2];
+    /* the H-MSM's larger chunks (h_chunk_fit), carved from hp's scratch and
+     * w with their plan gh; gh.n_max == 0 when the H-MSM takes chunk[] */
+    size_t h_chunk_points;
+    void *hchunk[2];
+    cuda_msm_plan_t gh;
     const circuit_t *circ; /* the circuit the device copy was made from */
     uint64_t circ_nnz[3];
     cuda_circuit_t dc;
@@ -116,6 +121,9 @@ static void drop_all(cuda_backend_t *x)
             cuda_host_pin_release(x->q[i].host_reg);
     }
     memset(x->q, 0, sizeof x->q);
+    cuda_msm_plan_free(&x->gh); /* carved: frees no device memory */
+    x->hchunk[0] = x->hchunk[1] = NULL;
+    x->h_chunk_points = 0;
     cfree(x->chunk[0]);
     cfree(x->chunk[1]);
     x->chunk[0] = x->chunk[1] = NULL;
@@ -228,6 +236,44 @@ static int stream_fit(cuzk_cuda_plan_t *out, size_t circ, size_t fixed, size_t b
     return 0;
 }
 
+/* Where the H-MSM's larger chunks go: two chunk buffers of ch points in
+ * one region and a G1 plan for ch points in the other, the regions being
+ * the H plan's scratch (h, free once H is made and A's and B's scalars,
+ * which lean keeps there, are summed) and the witness vector (w, free once
+ * L's MSM read it): the H-MSM runs after both. Returns 1 with the bases in
+ * w, 2 with them in h, 0 when ch does not fit. 256 bytes of each region
+ * are kept for alignment. */
+static int h_chunk_regions(size_t ch, size_t h, size_t w)
+{
+    size_t bases = 2 * (((ch * sizeof(dg1_affine_t)) + 255) & ~(size_t)255) + 256;
+    size_t plan = cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, 0) + 256;
+    if (bases <= w && plan <= h)
+        return 1;
+    if (bases <= h && plan <= w)
+        return 2;
+    return 0;
+}
+
+/* The H-MSM's chunk (out->h_chunk_points) for a streaming plan: the
+ * largest power of two above chunk_points, and at most the H query's
+ * size, that h_chunk_regions places; else chunk_points. A 4M-point G1
+ * chunk costs ~20% more a point than a 16M one (16 windows at c = 16
+ * against 13 at c = 20), and the H-MSM's scalars are random: it is the
+ * compute-bound one of the streamed MSMs. */
+static void h_chunk_fit(cuzk_cuda_plan_t *out, const groth16_pk_t *pk)
+{
+    out->h_chunk_points = out->chunk_points;
+    size_t h = cuda_h_scratch_bytes(pk->log_m, pk->conv), w = pk->n_vars * sizeof(dfr_t);
+    size_t top = MIN_CHUNK;
+    while (top < pk->h.n)
+        top *= 2;
+    for (size_t ch = top; ch > out->chunk_points; ch /= 2)
+        if (h_chunk_regions(ch, h, w)) {
+            out->h_chunk_points = ch;
+            return;
+        }
+}
+
 extern "C" cuzk_status cuzk_cuda_backend_plan(cuzk_cuda_plan_t *out, const groth16_pk_t *pk,
                                               const circuit_t *c, size_t budget, cuzk_error_t *err)
 {
@@ -258,8 +304,10 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
      * fixed part (the circuit and the per-proof vectors). */
     size_t w_total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
     budget /= (size_t)workers;
-    if (stream_fit(out, out->circuit_bytes, fixed, budget, g1n, 0))
+    if (stream_fit(out, out->circuit_bytes, fixed, budget, g1n, 0)) {
+        h_chunk_fit(out, pk);
         return CUZK_OK;
+    }
     /* Lean (bellperson): the circuit streams too, and the gathered A and B
      * scalars take the H scratch vector's place in turn (it is free once
      * H is made); smaller MSM scratch. */
@@ -269,6 +317,7 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
         if (stream_fit(out, circ, lean, budget, g1n, LEAN_MSM_SCRATCH)) {
             out->lean = 1;
             out->circuit_bytes = circ;
+            h_chunk_fit(out, pk);
             return CUZK_OK;
         }
     }
@@ -533,6 +582,26 @@ static cuzk_status load_own(cuda_backend_t *x, const groth16_pk_t *pk, const cir
 /* Makes the device hold pk and c (and scratch for them), or keeps what it
  * holds when they are the same. Resident: the copy shared with the other
  * backends on this device; streaming: its own. */
+/* The H-MSM's chunk buffers and plan in the regions h_chunk_regions chose
+ * (the plan made them fit: an error here is internal). */
+static cuzk_status h_chunk_carve(cuda_backend_t *x, const groth16_pk_t *pk, size_t ch,
+                                 cuzk_error_t *err)
+{
+    size_t h = cuda_h_scratch_bytes(pk->log_m, pk->conv), w = pk->n_vars * sizeof(dfr_t);
+    int where = h_chunk_regions(ch, h, w);
+    if (!where)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: no room for H chunks of %zu",
+                              ch);
+    char *bases = (char *)(where == 1 ? (void *)x->w : (void *)x->hp.b);
+    void *pmem = where == 1 ? (void *)x->hp.b : (void *)x->w;
+    size_t pbytes = where == 1 ? h : w;
+    bases = (char *)(((uintptr_t)bases + 255) & ~(uintptr_t)255);
+    x->hchunk[0] = bases;
+    x->hchunk[1] = bases + (((ch * sizeof(dg1_affine_t)) + 255) & ~(size_t)255);
+    x->h_chunk_points = ch;
+    return cuda_msm_plan_init_in(&x->gh, CUDA_CURVE_G1, ch, 0, pmem, pbytes, err);
+}
+
 static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
                                    double *t_load, cuzk_error_t *err)
 {
@@ -585,6 +654,8 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
         st = CUDA_CHECK(cudaStreamSynchronize(s), err);
     if (st == CUZK_OK && x->lean) /* the plan checked n_a, n_b <= m */
         x->sa = x->sb = x->hp.b;
+    if (st == CUZK_OK && x->streaming && plan.h_chunk_points > x->chunk_points)
+        st = h_chunk_carve(x, pk, plan.h_chunk_points, err);
     if (st == CUZK_OK) {
         x->have_key = 1;
         x->plan_budget = budget;
@@ -610,11 +681,11 @@ static void jac_add(void *acc, const void *part, int g2)
         g1_add((g1_jac_t *)acc, (const g1_jac_t *)acc, (const g1_jac_t *)part);
 }
 
-static cuzk_status msm_chunk(cuda_backend_t *x, void *out, int g2, const void *bases,
-                             const dfr_t *s, size_t n, cuzk_error_t *err)
+static cuzk_status msm_chunk(cuda_backend_t *x, cuda_msm_plan_t *plan, void *out, int g2,
+                             const void *bases, const dfr_t *s, size_t n, cuzk_error_t *err)
 {
-    return g2 ? cuda_msm_g2((g2_jac_t *)out, &x->g2, (const dg2_affine_t *)bases, s, n, x->s, err)
-              : cuda_msm_g1((g1_jac_t *)out, &x->g1, (const dg1_affine_t *)bases, s, n, x->s, err);
+    return g2 ? cuda_msm_g2((g2_jac_t *)out, plan, (const dg2_affine_t *)bases, s, n, x->s, err)
+              : cuda_msm_g1((g1_jac_t *)out, plan, (const dg1_affine_t *)bases, s, n, x->s, err);
 }
 
 /* Chunk i + 1 is copied (copy stream) into the other buffer while chunk i
@@ -623,7 +694,12 @@ static cuzk_status msm_chunk(cuda_backend_t *x, void *out, int g2, const void *b
 static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *b, const dfr_t *s,
                                 size_t n, cuzk_error_t *err)
 {
-    size_t rec = rec_bytes(b), ch = b->g2 ? x->chunk_points / 2 : x->chunk_points;
+    /* the H-MSM in its own larger chunks where the plan found room */
+    const int big = b == &x->q[Q_H] && x->gh.n_max > 0;
+    void *const *buf = big ? x->hchunk : x->chunk;
+    cuda_msm_plan_t *plan = big ? &x->gh : b->g2 ? &x->g2 : &x->g1;
+    size_t rec = rec_bytes(b);
+    size_t ch = big ? x->h_chunk_points : b->g2 ? x->chunk_points / 2 : x->chunk_points;
     size_t chunks = (n + ch - 1) / ch;
     const uint8_t *host = (const uint8_t *)b->host;
     cuzk_status st = CUZK_OK;
@@ -631,9 +707,8 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
         if (i < chunks) { /* enqueue the copy of chunk i (one ahead of the MSMs) */
             size_t len = n - i * ch < ch ? n - i * ch : ch;
             cuda_stream_trace_copy_begin(x->trace, (int)(i % 2), x->cs);
-            if ((st = CUDA_CHECK(
-                     cuda_copy_h2d(x->chunk[i % 2], host + i * ch * rec, len * rec, x->cs), err)) !=
-                    CUZK_OK ||
+            if ((st = CUDA_CHECK(cuda_copy_h2d(buf[i % 2], host + i * ch * rec, len * rec, x->cs),
+                                 err)) != CUZK_OK ||
                 (st = CUDA_CHECK(cudaEventRecord(x->copied[i % 2], x->cs), err)) != CUZK_OK)
                 break;
             cuda_stream_trace_copy_end(x->trace, (int)(i % 2), x->cs);
@@ -645,8 +720,8 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
         cuda_stream_trace_wait(x->trace, x->copied[j % 2]);
         double t0 = now_s();
         if ((st = CUDA_CHECK(cudaStreamWaitEvent(x->s, x->copied[j % 2], 0), err)) != CUZK_OK ||
-            (st = cuda_bases_decode(x->chunk[j % 2], len, b->g2, b->fmt, x->s, err)) != CUZK_OK ||
-            (st = msm_chunk(x, &part, b->g2, x->chunk[j % 2], s + j * ch, len, err)) != CUZK_OK)
+            (st = cuda_bases_decode(buf[j % 2], len, b->g2, b->fmt, x->s, err)) != CUZK_OK ||
+            (st = msm_chunk(x, plan, &part, b->g2, buf[j % 2], s + j * ch, len, err)) != CUZK_OK)
             break;
         cuda_stream_trace_msm(x->trace, (int)(j % 2), now_s() - t0);
         jac_add(out, &part, b->g2);
@@ -672,7 +747,7 @@ static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t 
     if (n == 0)
         return CUZK_OK;
     if (b->dev)
-        return msm_chunk(x, out, b->g2, b->dev, s, n, err);
+        return msm_chunk(x, b->g2 ? &x->g2 : &x->g1, out, b->g2, b->dev, s, n, err);
     return msm_streamed(x, out, b, s, n, err);
 }
 

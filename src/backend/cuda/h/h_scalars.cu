@@ -73,6 +73,11 @@ static size_t scratch_vectors(groth16_convention conv)
     return conv == GROTH16_BELLPERSON ? 1 : 2;
 }
 
+size_t cuda_h_scratch_bytes(unsigned log_m, groth16_convention conv)
+{
+    return log_m >= NTT_MAX_LOG ? 0 : scratch_vectors(conv) * (sizeof(dfr_t) << log_m);
+}
+
 size_t cuda_h_plan_bytes(unsigned log_m, groth16_convention conv)
 {
     if (log_m >= NTT_MAX_LOG)

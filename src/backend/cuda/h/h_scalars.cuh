@@ -40,6 +40,9 @@ typedef struct cuda_h_plan {
 /* Device bytes a plan for 2^log_m takes (0 for log_m >= NTT_MAX_LOG):
  * bellperson needs one scratch vector, snarkjs two. */
 size_t cuda_h_plan_bytes(unsigned log_m, cuzk_host::groth16_convention conv);
+/* The scratch vectors' bytes of that plan (one allocation from plan->b on):
+ * free to other work between calls. */
+size_t cuda_h_scratch_bytes(unsigned log_m, cuzk_host::groth16_convention conv);
 
 /* CUZK_ERR_ARG for log_m >= NTT_MAX_LOG or an unknown convention;
  * CUZK_ERR_CUDA (out of memory included). */

@@ -231,7 +231,7 @@ void cuda_msm_plan_free(cuda_msm_plan_t *p)
         return;
     plan_buf_t t[PLAN_BUFS];
     int k = plan_table(t, p);
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k && !p->carved; i++)
         if (*t[i].ptr)
             (void)cudaFree(*t[i].ptr);
     if (p->ctl_host)
@@ -348,8 +348,9 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
     return CUZK_OK;
 }
 
-cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
-                               size_t scratch_limit, cuzk_error_t *err)
+/* Device buffers from cudaMalloc (mem NULL) or carved from mem. */
+static cuzk_status plan_make(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
+                             size_t scratch_limit, void *mem, size_t bytes, cuzk_error_t *err)
 {
     memset(p, 0, sizeof *p);
     if (n_max >= ((size_t)1 << 31))
@@ -358,6 +359,7 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     p->curve = curve;
     p->n_max = n_max;
     p->scratch_limit = scratch_limit;
+    p->carved = mem != NULL;
     int dev = 0;
     cuzk_status st = plan_modes(p, curve, err);
     if (st == CUZK_OK) {
@@ -372,8 +374,19 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     p->trace = cuda_msm_trace_new();
     plan_buf_t t[PLAN_BUFS];
     int k = plan_table(t, p);
+    /* carved as cuda_msm_plan_bytes counts: each buffer on 256 bytes */
+    uintptr_t at = ((uintptr_t)mem + 255) & ~(uintptr_t)255, end = (uintptr_t)mem + bytes;
     for (int i = 0; i < k && st == CUZK_OK; i++) {
-        st = CUDA_CHECK(cudaMalloc(t[i].ptr, t[i].bytes), err);
+        if (!mem) {
+            st = CUDA_CHECK(cudaMalloc(t[i].ptr, t[i].bytes), err);
+        } else if (at > end || t[i].bytes > end - at) {
+            st = cuzk_error_set(err, CUZK_ERR_ARG,
+                                "cuda msm plan: %zu bytes given, more needed for %zu points", bytes,
+                                n_max);
+        } else {
+            *t[i].ptr = (void *)at;
+            at += (t[i].bytes + 255) & ~(size_t)255;
+        }
         if (st == CUZK_OK)
             p->bytes += t[i].bytes;
     }
@@ -386,6 +399,22 @@ cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_ma
     if (st != CUZK_OK)
         cuda_msm_plan_free(p);
     return st;
+}
+
+cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
+                               size_t scratch_limit, cuzk_error_t *err)
+{
+    return plan_make(p, curve, n_max, scratch_limit, NULL, 0, err);
+}
+
+cuzk_status cuda_msm_plan_init_in(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
+                                  size_t scratch_limit, void *mem, size_t bytes, cuzk_error_t *err)
+{
+    if (!mem) {
+        memset(p, 0, sizeof *p);
+        return cuzk_error_set(err, CUZK_ERR_ARG, "cuda msm plan: no memory to carve from");
+    }
+    return plan_make(p, curve, n_max, scratch_limit, mem, bytes, err);
 }
 
 /* ---- key bases ----------------------------------------------------------- */

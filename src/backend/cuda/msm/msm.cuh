@@ -131,6 +131,7 @@ typedef struct cuda_msm_plan {
     cuda_msm_shape_t last; /* the shape of the last call */
     size_t jobs_max, heavy_max;
     size_t bytes;             /* device bytes it holds */
+    int carved;               /* its buffers lie in the caller's memory (cuda_msm_plan_init_in) */
     int sms;                  /* multiprocessors, for grid-stride grids */
     uint32_t medium_fill;     /* medium bins from which a thread each sums them */
     cuda_msm_bins bins;       /* how light bins are summed */
@@ -201,6 +202,15 @@ size_t cuda_msm_plan_bytes(cuda_curve curve, size_t n_max, size_t scratch_limit)
  * with the plan left empty; CUZK_ERR_ARG for n_max >= 2^31. */
 cuzk_status cuda_msm_plan_init(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
                                size_t scratch_limit, cuzk_error_t *err);
+/* The same plan with its device buffers carved from the caller's mem
+ * (bytes long, at least cuda_msm_plan_bytes of the same arguments):
+ * scratch that is free while the plan's calls run, such as a vector of
+ * another stage. Nothing on the device is allocated or written here, and
+ * each call writes every buffer before it reads it, so mem may serve
+ * other work between calls. CUZK_ERR_ARG when mem is NULL or too small. */
+cuzk_status cuda_msm_plan_init_in(cuda_msm_plan_t *p, cuda_curve curve, size_t n_max,
+                                  size_t scratch_limit, void *mem, size_t bytes, cuzk_error_t *err);
+/* Frees what init allocated (a carved plan's memory stays the caller's). */
 void cuda_msm_plan_free(cuda_msm_plan_t *p);
 
 /* n <= p->n_max; bases: n affine points (infinity as (0, 0)); scalars: n

@@ -539,6 +539,30 @@ static void test_g2(void **state)
     }
 }
 
+/* Both ways of cutting the ones' list (CUZK_MSM_ONES): in the wave, a
+ * list longer than a wave of 4,096-entry pieces (132 SMs x 4 blocks: 2.2
+ * M) is cut into one piece a resident block, pieces of more than 4,096
+ * entries, not a multiple of the block's threads here: all ones and the
+ * witness mix (about half ones) at 2^22 + 5 for G1, all ones at 2^22 + 3
+ * for G2; short lists as before. */
+static void test_ones_modes(void **state)
+{
+    (void)state;
+    if (skip_without_gpu())
+        return;
+    static const char *const modes[] = {"wave", "pieces"};
+    static const size_t g1_sizes[] = {31, 4097, (1u << 16) + 7};
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(setenv("CUZK_MSM_ONES", modes[m], 1), 0);
+        check_one(0, (1u << 22) + 5, S_ONE, B_RANDOM, MSM_BASES_AFFINE);
+        check_one(0, (1u << 22) + 5, S_WITNESS, B_RANDOM, MSM_BASES_AFFINE);
+        check_one(1, (1u << 22) + 3, S_ONE, B_RANDOM, MSM_BASES_AFFINE);
+        sweep(0, g1_sizes, sizeof g1_sizes / sizeof *g1_sizes);
+        printf("  CUZK_MSM_ONES=%s: long ones' lists (G1, G2 2^22) equal to the CPU\n", modes[m]);
+    }
+    expect_bad_env("CUZK_MSM_ONES");
+}
+
 /* Bad arguments are errors, not crashes; n = 0 is infinity. */
 static void test_args(void **state)
 {
@@ -583,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_bins_modes),   cmocka_unit_test(test_order_modes),
         cmocka_unit_test(test_segs_modes),   cmocka_unit_test(test_scatter_modes),
         cmocka_unit_test(test_window_modes), cmocka_unit_test(test_bins_check),
+        cmocka_unit_test(test_ones_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,8 +260,8 @@ static uint32_t medium_fill(int sms)
 /* A two-way plan knob from the environment: var = zero (0) or one (1),
  * else def when unset or empty; any other value is an error naming it.
  * CUZK_MSM_BINS (xyzz, affine), CUZK_MSM_ORDER (index, size),
- * CUZK_MSM_SEGS (pow2, wave) and CUZK_MSM_SCATTER (atomic, sort), each
- * enum's values in that order. */
+ * CUZK_MSM_SEGS (pow2, wave), CUZK_MSM_SCATTER (atomic, sort) and
+ * CUZK_MSM_ONES (pieces, wave), each enum's values in that order. */
 static cuzk_status env_choice(int *out, const char *var, const char *zero, const char *one, int def,
                               cuzk_error_t *err)
 {
@@ -316,7 +316,7 @@ static cuzk_status env_uint(unsigned *out, const char *var, unsigned max, cuzk_e
  * measurements). */
 static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t *err)
 {
-    int bins, order, segs, scatter;
+    int bins, order, segs, scatter, ones;
     cuzk_status st = env_choice(
         &bins, "CUZK_MSM_BINS", "xyzz", "affine",
         curve == CUDA_CURVE_G1 ? CUDA_MSM_BINS_DEFAULT_G1 : CUDA_MSM_BINS_DEFAULT_G2, err);
@@ -327,6 +327,8 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
     if (st == CUZK_OK)
         st = env_choice(&scatter, "CUZK_MSM_SCATTER", "atomic", "sort", CUDA_MSM_SCATTER_DEFAULT,
                         err);
+    if (st == CUZK_OK)
+        st = env_choice(&ones, "CUZK_MSM_ONES", "pieces", "wave", CUDA_MSM_ONES_DEFAULT, err);
     if (st == CUZK_OK && !p->scratch_limit)
         st = env_mib(&p->scratch_limit, "CUZK_MSM_SCRATCH", err);
     if (st == CUZK_OK)
@@ -345,6 +347,7 @@ static cuzk_status plan_modes(cuda_msm_plan_t *p, cuda_curve curve, cuzk_error_t
     p->order = order ? CUDA_MSM_ORDER_SIZE : CUDA_MSM_ORDER_INDEX;
     p->seg_mode = segs ? CUDA_MSM_SEGS_WAVE : CUDA_MSM_SEGS_POW2;
     p->scatter = scatter ? CUDA_MSM_SCATTER_SORT : CUDA_MSM_SCATTER_ATOMIC;
+    p->ones = ones ? CUDA_MSM_ONES_WAVE : CUDA_MSM_ONES_PIECES;
     return CUZK_OK;
 }
 

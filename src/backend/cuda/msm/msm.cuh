@@ -102,6 +102,13 @@ typedef enum cuda_msm_scatter {
 } cuda_msm_scatter;
 #define CUDA_MSM_SCATTER_DEFAULT CUDA_MSM_SCATTER_SORT
 
+/* How the ones' list (one heavy bin) is cut (CUZK_MSM_ONES = pieces,
+ * wave): into CUDA_MSM_PIECE-entry pieces as the windows' heavy bins, or
+ * into one piece per resident block of the pieces kernel (MK(ones_piece)).
+ * Pieces stay the default until the GPU has measured the wave. */
+typedef enum cuda_msm_ones { CUDA_MSM_ONES_PIECES = 0, CUDA_MSM_ONES_WAVE = 1 } cuda_msm_ones;
+#define CUDA_MSM_ONES_DEFAULT CUDA_MSM_ONES_PIECES
+
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {
     uint32_t first, count;
@@ -138,6 +145,8 @@ typedef struct cuda_msm_plan {
     cuda_msm_order order;     /* which light bin an XYZZ thread takes */
     cuda_msm_segs seg_mode;   /* how many reduction segments a window gets */
     uint32_t seg_wave;        /* segments-kernel threads resident at once (0: not asked yet) */
+    cuda_msm_ones ones;       /* how the ones' list is cut */
+    uint32_t piece_wave;      /* pieces-kernel blocks resident at once (0: not asked yet) */
     cuda_msm_scatter scatter; /* how a group's entries get in bin order */
     uint32_t pair_rounds;     /* CUDA_MSM_BINS_AFFINE: rounds */
     uint32_t pair_chunk;      /* ... entries a chunk */

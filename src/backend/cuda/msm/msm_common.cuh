@@ -379,18 +379,18 @@ static __global__ void __launch_bounds__(MSM_ORDER_THREADS)
 }
 
 /* A heavy bin (entries [lo, hi) of bin b) made into jobs of at most
- * CUDA_MSM_PIECE entries and one range listing them. */
+ * `piece` entries (CUDA_MSM_PIECE, or more for a lone heavy bin: see
+ * MK(ones_piece)) and one range listing them. */
 static __host__ __device__ __forceinline__ void msm_heavy_jobs(uint32_t lo, uint32_t hi, uint32_t b,
-                                                               cuda_msm_job_t *jobs,
+                                                               uint32_t piece, cuda_msm_job_t *jobs,
                                                                cuda_msm_range_t *heavy,
                                                                uint32_t *ctl)
 {
-    uint32_t np = (hi - lo + CUDA_MSM_PIECE - 1) / CUDA_MSM_PIECE;
+    uint32_t np = (hi - lo + piece - 1) / piece;
     uint32_t first = msm_atomic_add(&ctl[CTL_JOBS], np);
     for (uint32_t k = 0; k < np; k++) {
-        uint32_t start = lo + k * CUDA_MSM_PIECE;
-        jobs[first + k] = {start,
-                           hi - start < CUDA_MSM_PIECE ? hi - start : (uint32_t)CUDA_MSM_PIECE};
+        uint32_t start = lo + k * piece;
+        jobs[first + k] = {start, hi - start < piece ? hi - start : piece};
     }
     heavy[msm_atomic_add(&ctl[CTL_HEAVY], 1)] = {first, np, b};
 }

@@ -83,7 +83,8 @@ static __device__ __forceinline__ void MK(chain)(XYZZ *out, const uint32_t *sort
 __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, const uint32_t *off,
                                          uint32_t nbins, const AFF *bases, cuda_msm_job_t *jobs,
                                          cuda_msm_range_t *heavy, uint32_t *ctl, uint32_t medium,
-                                         uint32_t *med, uint32_t fill, const uint32_t *order)
+                                         uint32_t *med, uint32_t fill, const uint32_t *order,
+                                         uint32_t piece)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nbins)
@@ -92,7 +93,7 @@ __global__ void MSM_BINS_BOUNDS MK(bins)(XYZZ *buckets, const uint32_t *sorted, 
         b = order[b];
     uint32_t lo = off[b], hi = off[b + 1], cnt = hi - lo;
     if (cnt > CUDA_MSM_HEAVY) {
-        msm_heavy_jobs(lo, hi, b, jobs, heavy, ctl);
+        msm_heavy_jobs(lo, hi, b, piece, jobs, heavy, ctl);
         return;
     }
     if (cnt > medium && ctl[CTL_MEDN] < fill) {
@@ -408,10 +409,11 @@ __global__ void MK(set_inf)(XYZZ *p, uint32_t n)
 /* Sums the entries sorted[0 .. off[nbins]) (at most `entries`) bin by bin
  * into dst[0..nbins): light bins by a thread each (XYZZ) or by affine
  * rounds (p->bins), medium ones (more than `medium` entries) by a
- * block each, heavy ones by pieces. */
+ * block each, heavy ones by pieces of `piece` entries (at least
+ * CUDA_MSM_PIECE; the affine rounds always cut CUDA_MSM_PIECE). */
 static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *sorted,
                                 const uint32_t *off, uint32_t nbins, uint64_t entries,
-                                const AFF *bases, uint32_t medium, cudaStream_t s,
+                                const AFF *bases, uint32_t medium, uint32_t piece, cudaStream_t s,
                                 cuzk_error_t *err)
 {
     cuzk_status st = CUDA_CHECK(cudaMemsetAsync(p->ctl, 0, 2 * sizeof(uint32_t), s), err);
@@ -448,7 +450,7 @@ static cuzk_status MK(sum_bins)(XYZZ *dst, cuda_msm_plan_t *p, const uint32_t *s
         }
         MK(bins)<<<(nbins + 127) / 128, 128, 0, s>>>(dst, sorted, off, nbins, bases, p->jobs,
                                                      p->ranges, p->ctl, medium, p->med,
-                                                     p->medium_fill, order);
+                                                     p->medium_fill, order, piece);
     }
     MK(medium)<<<4 * p->sms, RED_THREADS, 0, s>>>(dst, sorted, off, p->med, p->ctl + CTL_MED,
                                                   bases);
@@ -517,6 +519,33 @@ static cuzk_status MK(reduce_segs)(XYZZ *wins, cuda_msm_plan_t *p, unsigned g, u
     return CUDA_CHECK(cudaGetLastError(), err);
 }
 
+/* The pieces of the ones' list, one heavy bin (CUDA_MSM_ONES_WAVE; else
+ * CUDA_MSM_PIECE entries): as many as MK(pieces)'s
+ * blocks resident at once (p->piece_wave), so that each block sums one
+ * piece and reduces once, all in one wave, and MK(ranges) sums a few
+ * hundred pieces rather than thousands (at 2^25 ones, 4,096-entry pieces
+ * left the sum at ~1.4x its additions: 8,192 block reductions, a tail
+ * wave, and one block adding the 8,192 pieces). Never below
+ * CUDA_MSM_PIECE; a multiple of the block. */
+static uint32_t MK(ones_piece)(cuda_msm_plan_t *p, uint32_t n_ones)
+{
+    if (p->ones != CUDA_MSM_ONES_WAVE)
+        return CUDA_MSM_PIECE;
+    if (!p->piece_wave) {
+        int blocks = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, MK(pieces), RED_THREADS, 0) !=
+                cudaSuccess ||
+            blocks < 1)
+            blocks = 1;
+        /* MK(pieces) runs 4 blocks an SM at most */
+        blocks = blocks < 4 ? blocks : 4;
+        p->piece_wave = (uint32_t)blocks * (uint32_t)(p->sms > 0 ? p->sms : 1);
+    }
+    uint64_t piece = ((uint64_t)n_ones + p->piece_wave - 1) / p->piece_wave;
+    piece = (piece + RED_THREADS - 1) / RED_THREADS * RED_THREADS;
+    return piece < CUDA_MSM_PIECE ? (uint32_t)CUDA_MSM_PIECE : (uint32_t)piece;
+}
+
 static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, const dfr_t *scalars,
                            size_t n, cudaStream_t s, cuzk_error_t *err)
 {
@@ -555,7 +584,7 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
     if (n_ones) {
         msm_ones_off<<<1, 1, 0, s>>>(p->bin_off, ctl);
         if ((st = MK(sum_bins)(wins + sh.windows, p, p->ones_idx, p->bin_off, 1, n_ones, bases,
-                               CUDA_MSM_MEDIUM, s, err)) != CUZK_OK)
+                               CUDA_MSM_MEDIUM, MK(ones_piece)(p, n_ones), s, err)) != CUZK_OK)
             return st;
     }
     cuda_msm_trace_mark(p->trace, MSM_PH_ONES, s);
@@ -593,7 +622,8 @@ static cuzk_status MK(run)(HJAC *out, cuda_msm_plan_t *p, const AFF *bases, cons
         cuda_msm_trace_mark(p->trace, MSM_PH_SCATTER, s);
         if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK ||
             (st = MK(sum_bins)((XYZZ *)p->buckets, p, p->sorted, p->bin_off, bins,
-                               (uint64_t)n_full * g, bases, medium, s, err)) != CUZK_OK)
+                               (uint64_t)n_full * g, bases, medium, CUDA_MSM_PIECE, s, err)) !=
+                CUZK_OK)
             return st;
         cuda_msm_trace_mark(p->trace, MSM_PH_BINS, s);
         uint32_t segs = MK(segs_for)(p, &sh, g, nb), nseg = g * segs;

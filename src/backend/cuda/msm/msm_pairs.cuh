@@ -323,7 +323,7 @@ MK(pair_prep_bin)(uint32_t b, XYZZ *buckets, const uint32_t *sorted, const uint3
     if (b < nbins) {
         uint32_t lo = off[b], hi = off[b + 1], cnt = hi - lo;
         if (cnt > CUDA_MSM_HEAVY) {
-            msm_heavy_jobs(lo, hi, b, jobs, heavy, ctl);
+            msm_heavy_jobs(lo, hi, b, CUDA_MSM_PIECE, jobs, heavy, ctl);
         } else if (cnt > medium) {
             med[msm_atomic_add(&ctl[CTL_MED], 1)] = b;
         } else if (cnt <= 1) {

@@ -153,43 +153,77 @@ static void progress_note(void *pctx, uint64_t done, uint64_t total)
     l->total = total;
 }
 
+/* A PoRep-shaped circuit of 2^k, its witness, an INSECURE key and the
+ * CPU's proof for fixed r and s: what the GPU's proofs must equal. */
+typedef struct layout_case {
+    circuit_t c;
+    fr_t *w;
+    groth16_key_t key;
+    groth16_pk_t pk;
+    fr_t r, s;
+    uint8_t want[192];
+} layout_case_t;
+
+static void layout_case_make(layout_case_t *t, unsigned k)
+{
+    gen_shape_t sh;
+    cuzk_error_t e = {0};
+    assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
+    assert_int_equal(gen_porep_circuit(&t->c, &sh, 9, 0, &e), CUZK_OK);
+    t->w = malloc((size_t)sh.n_vars * sizeof *t->w);
+    assert_non_null(t->w);
+    assert_int_equal(gen_porep_witness(t->w, &sh, 9, 0, 0, &e), CUZK_OK);
+    groth16_toxic_t tw;
+    groth16_toxic_from_seed(&tw, 1000 + k);
+    assert_int_equal(groth16_setup_toxic(&t->key, &t->c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
+    groth16_key_pk(&t->pk, &t->key);
+    fr_from_u64(&t->r, 12345 + k);
+    fr_from_u64(&t->s, 67890 + k);
+    groth16_proof_t ref;
+    groth16_prove_opts_t o = {0};
+    assert_int_equal(
+        groth16_prove(&ref, &t->pk, &t->c, t->w, &t->r, &t->s, &GROTH16_BACKEND_CPU, &o, &e),
+        CUZK_OK);
+    bellperson_proof_write(t->want, &ref);
+}
+
+static void layout_case_free(layout_case_t *t)
+{
+    groth16_key_free(&t->key);
+    circuit_free(&t->c);
+    free(t->w);
+}
+
+/* 1 (and the test skipped, saying what is not checked) without a GPU. */
+static int no_gpu(const char *what)
+{
+    int gpus = 0;
+    if (cuzk_cuda_device_count(&gpus, NULL) == CUZK_OK && gpus > 0)
+        return 0;
+    print_message("test_cuda_plan: no GPU: %s not checked here\n", what);
+    skip();
+    return 1;
+}
+
 static void test_gpu_layouts(void **state)
 {
     (void)state;
-    int gpus = 0;
-    if (cuzk_cuda_device_count(&gpus, NULL) != CUZK_OK || gpus == 0) {
-        print_message("test_cuda_plan: no GPU: the layouts' proofs are not checked here\n");
-        skip();
-    }
+    if (no_gpu("the layouts' proofs are"))
+        return;
     for (unsigned k = 12; k <= 16; k += 4) {
-        gen_shape_t sh;
-        circuit_t c;
+        layout_case_t t;
+        layout_case_make(&t, k);
+        const groth16_pk_t *pk = &t.pk;
+        const circuit_t *c = &t.c;
+        const fr_t *w = t.w, *r = &t.r, *s = &t.s;
+        const uint8_t *want = t.want;
+        uint8_t got[192];
         cuzk_error_t e = {0};
-        assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
-        assert_int_equal(gen_porep_circuit(&c, &sh, 9, 0, &e), CUZK_OK);
-        fr_t *w = malloc((size_t)sh.n_vars * sizeof *w);
-        assert_non_null(w);
-        assert_int_equal(gen_porep_witness(w, &sh, 9, 0, 0, &e), CUZK_OK);
-        groth16_toxic_t tw;
-        groth16_toxic_from_seed(&tw, 1000 + k);
-        groth16_key_t key;
-        assert_int_equal(groth16_setup_toxic(&key, &c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
-        groth16_pk_t pk;
-        groth16_key_pk(&pk, &key);
-        fr_t r, s;
-        fr_from_u64(&r, 12345 + k);
-        fr_from_u64(&s, 67890 + k);
-        groth16_proof_t ref;
-        groth16_prove_opts_t o = {0};
-        assert_int_equal(groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &o, &e),
-                         CUZK_OK);
-        uint8_t want[192], got[192];
-        bellperson_proof_write(want, &ref);
 
         cuzk_cuda_plan_t full, p;
-        assert_int_equal(cuzk_cuda_backend_plan(&full, &pk, &c, 0, &e), CUZK_OK);
-        size_t lean = smallest_budget(&pk, &c, full.total);
-        assert_int_equal(cuzk_cuda_backend_plan(&p, &pk, &c, lean, &e), CUZK_OK);
+        assert_int_equal(cuzk_cuda_backend_plan(&full, pk, c, 0, &e), CUZK_OK);
+        size_t lean = smallest_budget(pk, c, full.total);
+        assert_int_equal(cuzk_cuda_backend_plan(&p, pk, c, lean, &e), CUZK_OK);
         assert_true(p.lean);
         /* resident, streamed (just below resident), lean */
         size_t budgets[3] = {0, full.total - 4096, lean};
@@ -198,7 +232,7 @@ static void test_gpu_layouts(void **state)
             assert_int_equal(cuzk_cuda_backend_new(&be, 0, budgets[i] ? budgets[i] : 0, &e),
                              CUZK_OK);
             for (int rep = 0; rep < 2; rep++) { /* the second proof reuses the layout */
-                gpu_proof(got, be, &pk, &c, w, &r, &s);
+                gpu_proof(got, be, pk, c, w, r, s);
                 if (memcmp(got, want, 192))
                     fail_msg("2^%u, layout %d, proof %d: differs from the CPU's", k, i, rep);
             }
@@ -213,7 +247,7 @@ static void test_gpu_layouts(void **state)
         assert_int_equal(cuzk_cuda_backend_new_shared(&b2, 0, 0, 2, DEVICE_ROLE_CRITICAL, &e),
                          CUZK_OK);
         progress_log_t pl = {0};
-        if (cuzk_cuda_backend_warm(b1, &pk, &c, progress_note, &pl, &e) != CUZK_OK)
+        if (cuzk_cuda_backend_warm(b1, pk, c, progress_note, &pl, &e) != CUZK_OK)
             fail_msg("2^%u warm: %s", k, e.msg);
         assert_false(pl.bad);
         /* the circuit, then each query in pieces of at least 1 MiB: at 2^16
@@ -224,22 +258,20 @@ static void test_gpu_layouts(void **state)
         assert_int_equal(pl.done, pl.total);
         assert_true(pl.total >= full.key_bytes && pl.total <= full.key_bytes + full.circuit_bytes);
         progress_log_t p2 = {0}; /* the copy is b1's: b2 waits for nothing, reports nothing */
-        assert_int_equal(cuzk_cuda_backend_warm(b2, &pk, &c, progress_note, &p2, &e), CUZK_OK);
+        assert_int_equal(cuzk_cuda_backend_warm(b2, pk, c, progress_note, &p2, &e), CUZK_OK);
         assert_int_equal(p2.calls, 0);
-        gpu_proof(got, b1, &pk, &c, w, &r, &s);
+        gpu_proof(got, b1, pk, c, w, r, s);
         assert_memory_equal(got, want, 192);
-        gpu_proof(got, b2, &pk, &c, w, &r, &s);
+        gpu_proof(got, b2, pk, c, w, r, s);
         assert_memory_equal(got, want, 192);
         cuzk_cuda_backend_free(b1);
-        gpu_proof(got, b2, &pk, &c, w, &r, &s); /* still holds the copy */
+        gpu_proof(got, b2, pk, c, w, r, s); /* still holds the copy */
         assert_memory_equal(got, want, 192);
         cuzk_cuda_backend_free(b2);
         print_message("  2^%u: resident, streamed, lean (%.1f MiB) and shared proofs equal the "
                       "CPU's; the warm reported %u times up to %.1f MiB\n",
                       k, (double)lean / 1048576.0, pl.calls, (double)pl.total / 1048576.0);
-        groth16_key_free(&key);
-        circuit_free(&c);
-        free(w);
+        layout_case_free(&t);
     }
 }
 
@@ -250,39 +282,17 @@ static void test_gpu_layouts(void **state)
 static void test_gpu_lean_h(void **state)
 {
     (void)state;
-    int gpus = 0;
-    if (cuzk_cuda_device_count(&gpus, NULL) != CUZK_OK || gpus == 0) {
-        print_message("test_cuda_plan: no GPU: the lean H-MSM's chunks are not checked here\n");
-        skip();
-    }
+    if (no_gpu("the lean H-MSM's chunks are"))
+        return;
     const unsigned k = 20;
-    gen_shape_t sh;
-    circuit_t c;
+    layout_case_t t;
+    layout_case_make(&t, k);
+    uint8_t got[192];
     cuzk_error_t e = {0};
-    assert_int_equal(gen_porep_shape(&sh, k, &e), CUZK_OK);
-    assert_int_equal(gen_porep_circuit(&c, &sh, 9, 0, &e), CUZK_OK);
-    fr_t *w = malloc((size_t)sh.n_vars * sizeof *w);
-    assert_non_null(w);
-    assert_int_equal(gen_porep_witness(w, &sh, 9, 0, 0, &e), CUZK_OK);
-    groth16_toxic_t tw;
-    groth16_toxic_from_seed(&tw, 2020);
-    groth16_key_t key;
-    assert_int_equal(groth16_setup_toxic(&key, &c, GROTH16_BELLPERSON, &tw, 0, &e), CUZK_OK);
-    groth16_pk_t pk;
-    groth16_key_pk(&pk, &key);
-    fr_t r, s;
-    fr_from_u64(&r, 4242);
-    fr_from_u64(&s, 2424);
-    groth16_proof_t ref;
-    groth16_prove_opts_t o = {0};
-    assert_int_equal(groth16_prove(&ref, &pk, &c, w, &r, &s, &GROTH16_BACKEND_CPU, &o, &e),
-                     CUZK_OK);
-    uint8_t want[192], got[192];
-    bellperson_proof_write(want, &ref);
     cuzk_cuda_plan_t full, p;
-    assert_int_equal(cuzk_cuda_backend_plan(&full, &pk, &c, 0, &e), CUZK_OK);
-    size_t lean = smallest_budget(&pk, &c, full.total);
-    assert_int_equal(cuzk_cuda_backend_plan(&p, &pk, &c, lean, &e), CUZK_OK);
+    assert_int_equal(cuzk_cuda_backend_plan(&full, &t.pk, &t.c, 0, &e), CUZK_OK);
+    size_t lean = smallest_budget(&t.pk, &t.c, full.total);
+    assert_int_equal(cuzk_cuda_backend_plan(&p, &t.pk, &t.c, lean, &e), CUZK_OK);
     assert_true(p.lean);
     if (p.h_chunk_points <= p.chunk_points)
         fail_msg("2^%u lean: the H-MSM's chunk (%zu) is not above the others' (%zu)", k,
@@ -290,17 +300,15 @@ static void test_gpu_lean_h(void **state)
     groth16_backend_t *be = NULL;
     assert_int_equal(cuzk_cuda_backend_new(&be, 0, lean, &e), CUZK_OK);
     for (int rep = 0; rep < 2; rep++) {
-        gpu_proof(got, be, &pk, &c, w, &r, &s);
-        if (memcmp(got, want, 192))
+        gpu_proof(got, be, &t.pk, &t.c, t.w, &t.r, &t.s);
+        if (memcmp(got, t.want, 192))
             fail_msg("2^%u lean, proof %d: differs from the CPU's", k, rep);
     }
     cuzk_cuda_backend_free(be);
     print_message("  2^%u lean (%.1f MiB): chunks of %zu points, the H-MSM's %zu; proofs equal "
                   "the CPU's\n",
                   k, (double)lean / 1048576.0, p.chunk_points, p.h_chunk_points);
-    groth16_key_free(&key);
-    circuit_free(&c);
-    free(w);
+    layout_case_free(&t);
 }
 
 int main(void)

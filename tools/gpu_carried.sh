@@ -27,6 +27,10 @@
 #              (default "index size"; e.g. AB_VAR=CUZK_MSM_SEGS
 #              AB_VALUES="pow2 wave"): G1 2^22, 2^24, 2^26, 2^27 random,
 #              G1 2^26 witness, G2 2^24 random, two rounds each
+#   ab-mix     one binary (cuzk-$NEW) under each value of AB_VAR (default
+#              CUZK_MSM_ONES = each of "pieces wave"): G1 2^26 50/50,
+#              49/49/2, 45/45/10 and witness scalars, G2 2^24 50/50, with
+#              CUZK_MSM_TRACE's phases, two rounds each
 #   ncu-bins   Nsight Compute of the G1 2^22 light-bins kernel with both
 #              methods (cuzk-$NEW): time, warp instructions, active lanes
 #              per warp, occupancy (what explained the first batch-affine
@@ -187,6 +191,24 @@ ab_env() {
                 env "$var=$v" "$new" bench msm --device cuda --g2 --log 24 --repeats 5 &&
                 env "$var=$v" "$new" bench msm --device cuda --scalars witness --log 26 \
                     --repeats 5 || return 1
+        done
+    done
+}
+
+# The 0/1 mixes under each value of AB_VAR (default CUZK_MSM_ONES =
+# "pieces wave"): G1 2^26 50/50, 49/49/2, 45/45/10 and witness scalars,
+# G2 2^24 50/50, two rounds each, with the trace's phases.
+ab_mix() {
+    local r v s var=${AB_VAR:-CUZK_MSM_ONES}
+    for r in 1 2; do
+        for v in ${AB_VALUES:-pieces wave}; do
+            echo "-- $var=$v"
+            for s in zero-one:50,50 zero-one:49,49 zero-one:45,45 witness; do
+                env "$var=$v" CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --log 26 \
+                    --scalars $s --repeats 5 || return 1
+            done
+            env "$var=$v" CUZK_MSM_TRACE=1 "$new" bench msm --device cuda --g2 --log 24 \
+                --scalars zero-one:50,50 --repeats 5 || return 1
         done
     done
 }
@@ -445,7 +467,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f fp_rate sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck ab_bins ab_env ncu_bins wit_ab
+export -f fp_rate sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck ab_bins ab_env ab_mix ncu_bins wit_ab
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in
@@ -457,6 +479,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     msm) run_step msm 240 msm ;;
     ab-bins) run_step ab-bins 420 ab_bins ;;
     ab-env) run_step ab-env 360 ab_env ;;
+    ab-mix) run_step ab-mix 300 ab_mix ;;
     ncu-bins) run_step ncu-bins 240 ncu_bins ;;
     wit-ab) run_step wit-ab 400 wit_ab ;;
     ntt) run_step ntt 120 ntt ;;

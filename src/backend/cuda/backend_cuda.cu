@@ -236,6 +236,12 @@ static int stream_fit(cuzk_cuda_plan_t *out, size_t circ, size_t fixed, size_t b
     return 0;
 }
 
+/* bytes rounded up to 256: each carved buffer starts on its own lines */
+static size_t align256(size_t bytes)
+{
+    return (bytes + 255) & ~(size_t)255;
+}
+
 /* Where the H-MSM's larger chunks go: two chunk buffers of ch points in
  * one region and a G1 plan for ch points in the other, the regions being
  * the H plan's scratch (h, free once H is made and A's and B's scalars,
@@ -245,7 +251,7 @@ static int stream_fit(cuzk_cuda_plan_t *out, size_t circ, size_t fixed, size_t b
  * are kept for alignment. */
 static int h_chunk_regions(size_t ch, size_t h, size_t w)
 {
-    size_t bases = 2 * (((ch * sizeof(dg1_affine_t)) + 255) & ~(size_t)255) + 256;
+    size_t bases = 2 * align256(ch * sizeof(dg1_affine_t)) + 256;
     size_t plan = cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, 0) + 256;
     if (bases <= w && plan <= h)
         return 1;
@@ -579,9 +585,6 @@ static cuzk_status load_own(cuda_backend_t *x, const groth16_pk_t *pk, const cir
     return st;
 }
 
-/* Makes the device hold pk and c (and scratch for them), or keeps what it
- * holds when they are the same. Resident: the copy shared with the other
- * backends on this device; streaming: its own. */
 /* The H-MSM's chunk buffers and plan in the regions h_chunk_regions chose
  * (the plan made them fit: an error here is internal). */
 static cuzk_status h_chunk_carve(cuda_backend_t *x, const groth16_pk_t *pk, size_t ch,
@@ -595,13 +598,16 @@ static cuzk_status h_chunk_carve(cuda_backend_t *x, const groth16_pk_t *pk, size
     char *bases = (char *)(where == 1 ? (void *)x->w : (void *)x->hp.b);
     void *pmem = where == 1 ? (void *)x->hp.b : (void *)x->w;
     size_t pbytes = where == 1 ? h : w;
-    bases = (char *)(((uintptr_t)bases + 255) & ~(uintptr_t)255);
+    bases = (char *)align256((uintptr_t)bases);
     x->hchunk[0] = bases;
-    x->hchunk[1] = bases + (((ch * sizeof(dg1_affine_t)) + 255) & ~(size_t)255);
+    x->hchunk[1] = bases + align256(ch * sizeof(dg1_affine_t));
     x->h_chunk_points = ch;
     return cuda_msm_plan_init_in(&x->gh, CUDA_CURVE_G1, ch, 0, pmem, pbytes, err);
 }
 
+/* Makes the device hold pk and c (and scratch for them), or keeps what it
+ * holds when they are the same. Resident: the copy shared with the other
+ * backends on this device; streaming: its own. */
 static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, const circuit_t *c,
                                    double *t_load, cuzk_error_t *err)
 {

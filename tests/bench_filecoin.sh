@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `cuzk bench filecoin` at 2 KiB on the CPU: real sealed inputs through the
 # engine for window-post (one and two partitions), snap-deals-poseidon,
-# winning-post and porep
+# winning-post (also with its witnesses packed) and porep
 # (CUZK_BENCH_FIL_POREP=0 skips the PoRep: 2.7 M constraints, minutes
 # instrumented); each run exits 0 and its JSON line says every proof was
 # verified, with the partitions, proofs and sectors asked for. Bad flags
@@ -75,6 +75,9 @@ run "window-post 2KiB from the circuit cache" "j['circuit'] == 'cached'" \
     --kind window-post --sector-size 2KiB --proofs 1 --circuit-cache "$work"
 run "snap-deals-poseidon 2KiB" "j['kind'] == 'snap-deals-poseidon' and j['public_inputs'] == 4" \
     --kind snap-deals-poseidon --sector-size 2KiB --proofs 2
+run "winning-post 2KiB, witnesses packed (--witness-pack always)" \
+    "j['witnesses_packed'] == 2 and 0 < j['witness_pack_mib'] <= 1.02 * j['variables'] * 32 / 2**20" \
+    --kind winning-post --sector-size 2KiB --proofs 2 --in-flight 1 --witness-pack always
 run "winning-post 2KiB" \
     "j['kind'] == 'winning-post' and j['partitions'] == 1 and j['sectors'] == 1 and j['steady'] is True" \
     --kind winning-post --sector-size 2KiB --proofs 2 --in-flight 1
@@ -127,6 +130,8 @@ expect2 "--mix-preload maybe" "--mix-preload" --kind window-post --sector-size 2
 expect2 "--mix-preload without --mix" "--mix-preload" --kind window-post --sector-size 2KiB \
     --mix-preload off
 expect2 "unknown kind" "--kind" --kind nope --sector-size 2KiB
+expect2 "--witness-pack sometimes" "--witness-pack" --kind winning-post --sector-size 2KiB \
+    --witness-pack sometimes
 expect2 "unknown size" "--sector-size" --kind porep --sector-size 3KiB
 expect2 "--proofs 0" "--proofs" --kind porep --sector-size 2KiB --proofs 0
 expect2 "--partitions 65" "--partitions" --kind window-post --sector-size 2KiB --partitions 65

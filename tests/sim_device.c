@@ -209,7 +209,12 @@ static cuzk_status sim_backend_new(void *ctx, int device, device_role role, grot
     if (!b)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "sim device %d: no memory for a backend",
                               device);
-    b->be = (groth16_backend_t){"sim", b, sim_h_scalars, sim_msm_g1, sim_msm_g2, NULL, sim_admit};
+    b->be = (groth16_backend_t){.name = "sim",
+                                .ctx = b,
+                                .h_scalars = sim_h_scalars,
+                                .msm_g1 = sim_msm_g1,
+                                .msm_g2 = sim_msm_g2,
+                                .admit = sim_admit};
     b->sim = s;
     b->critical = role == DEVICE_ROLE_CRITICAL;
     pthread_mutex_lock(&s->mu);

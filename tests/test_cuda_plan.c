@@ -4,7 +4,8 @@
  * each worker streams on its share of the budget; below that the lean
  * layout; too small a budget is refused with the numbers.
  * On a GPU: proofs in every layout (resident, streamed, lean, two backends
- * sharing one copy) are byte-identical to the CPU's. */
+ * sharing one copy), from whole or packed witnesses, are byte-identical to
+ * the CPU's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "cuzk/cuda.h"
 #include "cuzk/cuda_backend.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/gen.h"
 #include "cuzk/prover.h"
 #include "cuzk/setup.h"
@@ -311,12 +313,95 @@ static void test_gpu_lean_h(void **state)
     layout_case_free(&t);
 }
 
+/* The proof of a packed witness (fr_pack.h), which the backend expands on
+ * the GPU, into out; verified unless no_verify. */
+static void gpu_proof_packed(uint8_t out[192], const groth16_backend_t *be, const groth16_pk_t *pk,
+                             const circuit_t *c, const fr_pack_t *pw, const fr_t *r, const fr_t *s,
+                             int no_verify)
+{
+    groth16_proof_t pr;
+    groth16_prove_opts_t o = {.no_verify = no_verify};
+    cuzk_error_t e = {0};
+    if (groth16_prove_packed(&pr, pk, c, pw, r, s, be, &o, &e) != CUZK_OK)
+        fail_msg("GPU prove (packed): %s", e.msg);
+    bellperson_proof_write(out, &pr);
+}
+
+/* Packed witnesses expanded on the GPU: in every layout (resident,
+ * streamed, lean; twice each, the second over the first's vectors) the
+ * proof of a PoRep-shaped witness's pack equals the CPU's of the whole
+ * vector; and a witness of random values (no zeros or ones past w[0],
+ * unverified: it satisfies nothing) packs larger than the H vector the
+ * pack is staged in, so the backend expands it on the host instead: the
+ * same proof as the CPU's of it. */
+static void test_gpu_packed(void **state)
+{
+    (void)state;
+    if (no_gpu("packed witnesses are"))
+        return;
+    for (unsigned k = 12; k <= 16; k += 4) {
+        layout_case_t t;
+        layout_case_make(&t, k);
+        cuzk_error_t e = {0};
+        fr_pack_t pw;
+        assert_int_equal(fr_pack_make(&pw, t.w, t.pk.n_vars, 0, &e), CUZK_OK);
+        assert_true(pw.n_full > 0 && pw.n_full < pw.n / 4);
+        cuzk_cuda_plan_t full;
+        assert_int_equal(cuzk_cuda_backend_plan(&full, &t.pk, &t.c, 0, &e), CUZK_OK);
+        size_t lean = smallest_budget(&t.pk, &t.c, full.total);
+        size_t budgets[3] = {0, full.total - 4096, lean};
+        uint8_t got[192];
+        for (int i = 0; i < 3; i++) {
+            groth16_backend_t *be = NULL;
+            assert_int_equal(cuzk_cuda_backend_new(&be, 0, budgets[i], &e), CUZK_OK);
+            for (int rep = 0; rep < 2; rep++) {
+                gpu_proof_packed(got, be, &t.pk, &t.c, &pw, &t.r, &t.s, 0);
+                if (memcmp(got, t.want, 192))
+                    fail_msg("2^%u, layout %d, packed proof %d: differs from the CPU's", k, i, rep);
+            }
+            cuzk_cuda_backend_free(be);
+        }
+        fr_pack_free(&pw);
+
+        /* random values: the pack outgrows the H vector (m values) */
+        size_t n = t.pk.n_vars, m = (size_t)1 << t.pk.log_m;
+        fr_t *x = malloc(n * sizeof *x);
+        assert_non_null(x);
+        x[0] = FR_ONE;
+        for (size_t i = 1; i < n; i++) {
+            fr_from_u64(&x[i], 1000003 * i + 7);
+            fr_mul(&x[i], &x[i], &x[i]);
+        }
+        assert_int_equal(fr_pack_make(&pw, x, n, 0, &e), CUZK_OK);
+        int host = pw.bytes > m * sizeof(fr_t);
+        groth16_proof_t ref;
+        groth16_prove_opts_t o = {.no_verify = 1};
+        assert_int_equal(
+            groth16_prove(&ref, &t.pk, &t.c, x, &t.r, &t.s, &GROTH16_BACKEND_CPU, &o, &e), CUZK_OK);
+        uint8_t want[192];
+        bellperson_proof_write(want, &ref);
+        groth16_backend_t *be = NULL;
+        assert_int_equal(cuzk_cuda_backend_new(&be, 0, 0, &e), CUZK_OK);
+        gpu_proof_packed(got, be, &t.pk, &t.c, &pw, &t.r, &t.s, 1);
+        assert_memory_equal(got, want, 192);
+        cuzk_cuda_backend_free(be);
+        print_message("  2^%u: packed proofs equal the CPU's in every layout; a random witness's "
+                      "pack (%.1f MiB, H vector %.1f MiB) expanded on the %s\n",
+                      k, (double)pw.bytes / 1048576.0, (double)(m * sizeof(fr_t)) / 1048576.0,
+                      host ? "host" : "GPU");
+        fr_pack_free(&pw);
+        free(x);
+        layout_case_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_plan),
         cmocka_unit_test(test_gpu_layouts),
         cmocka_unit_test(test_gpu_lean_h),
+        cmocka_unit_test(test_gpu_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

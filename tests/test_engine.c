@@ -974,6 +974,57 @@ static void dev_hook_free(void *ctx, void *p, size_t bytes)
 
 enum { POOL_CONFIG, POOL_REFUSE, POOL_CAPPED, POOL_DEVICE, POOL_VARIANTS };
 
+/* jobs ENGINE_WITNESS_FN jobs of POOL_PARTS partitions, then one of .wtns
+ * witnesses (parsed into pool buffers) and one of ENGINE_WITNESS_FR copies
+ * (moved into them, with an allocator that gives memory): every proof the
+ * CPU's for the fixture's witness. */
+enum { POOL_PARTS = 4 };
+
+static void pool_jobs(rig_t *r, int jobs)
+{
+    uint64_t seed = tu_rand64();
+    fr_t rr, ss;
+    rand_fr(&rr, &seed);
+    rand_fr(&ss, &seed);
+    gen_ctx_t g = {g_bp.w, g_bp.pk.n_vars, 0, 0, 0};
+    engine_witness_t wit[POOL_PARTS];
+    for (int i = 0; i < POOL_PARTS; i++)
+        wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g};
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = r,
+                              .priority = CUZK_PRIO_NORMAL,
+                              .key = r->kbp,
+                              .witnesses = wit,
+                              .n_partitions = POOL_PARTS,
+                              .fixed_rs = 1,
+                              .r = rr,
+                              .s = ss};
+    uint8_t want[192];
+    reference_proof(want, &g_bp, g_bp.w, &rr, &ss);
+    for (int j = 0; j < jobs; j++) {
+        engine_job_id_t id = 0;
+        cuzk_error_t err = {0};
+        assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+        await_proofs_equal(r, id, POOL_PARTS, want);
+    }
+    for (int form = 0; form < 2; form++) {
+        job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
+                       .key = r->kbp,
+                       .prio = CUZK_PRIO_NORMAL,
+                       .n = POOL_PARTS,
+                       .as_wtns = form == 0,
+                       .fixed = 1,
+                       .r = rr,
+                       .s = ss};
+        for (int i = 0; i < POOL_PARTS; i++)
+            in.ws[i] = g_bp.w;
+        engine_job_id_t id = 0;
+        cuzk_error_t err = {0};
+        assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
+        await_proofs_equal(r, id, POOL_PARTS, want);
+    }
+}
+
 static void test_witness_pool(void **state)
 {
     (void)state;
@@ -997,50 +1048,7 @@ static void test_witness_pool(void **state)
             r->cfg.host_bytes_max = one + one / 2;
         r->cfg.witness_buffers = 3;
         rig_start(r);
-        uint64_t seed = tu_rand64();
-        fr_t rr, ss;
-        rand_fr(&rr, &seed);
-        rand_fr(&ss, &seed);
-        enum { JOBS = 4, PARTS = 4 };
-        gen_ctx_t g = {g_bp.w, g_bp.pk.n_vars, 0, 0, 0};
-        engine_witness_t wit[PARTS];
-        for (int i = 0; i < PARTS; i++)
-            wit[i] = (engine_witness_t){.form = ENGINE_WITNESS_FN, .fn = gen_fill, .ctx = &g};
-        engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
-                                  .user = r,
-                                  .priority = CUZK_PRIO_NORMAL,
-                                  .key = r->kbp,
-                                  .witnesses = wit,
-                                  .n_partitions = PARTS,
-                                  .fixed_rs = 1,
-                                  .r = rr,
-                                  .s = ss};
-        uint8_t want[192];
-        reference_proof(want, &g_bp, g_bp.w, &rr, &ss);
-        for (int j = 0; j < JOBS; j++) {
-            engine_job_id_t id = 0;
-            cuzk_error_t err = {0};
-            assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
-            await_proofs_equal(r, id, PARTS, want);
-        }
-        /* .wtns witnesses are parsed into pool buffers, ENGINE_WITNESS_FR
-         * copies move into them (with an allocator that gives memory) */
-        for (int form = 0; form < 2; form++) {
-            job_in_t in = {.kind = ENGINE_KIND_BELLPERSON,
-                           .key = r->kbp,
-                           .prio = CUZK_PRIO_NORMAL,
-                           .n = PARTS,
-                           .as_wtns = form == 0,
-                           .fixed = 1,
-                           .r = rr,
-                           .s = ss};
-            for (int i = 0; i < PARTS; i++)
-                in.ws[i] = g_bp.w;
-            engine_job_id_t id = 0;
-            cuzk_error_t err = {0};
-            assert_int_equal(submit_job(r, &id, &in, &g_bp, &err), CUZK_OK);
-            await_proofs_equal(r, id, PARTS, want);
-        }
+        pool_jobs(r, 4);
         engine_stats_t st;
         engine_stats(r->e, &st);
         host_hooks_t *h = hp;
@@ -1062,6 +1070,66 @@ static void test_witness_pool(void **state)
         assert_int_equal(h->allocs, h->frees);
         assert_int_equal(h->live, 0);
     }
+}
+
+/* engine_config_t.witness_pack: with ALWAYS every witness of every form
+ * waits packed (the CPU sims take none, so the prover expands each) and
+ * the proofs are the CPU's; only the witnesses in the making held a pool
+ * buffer (witness_buffers' default is then the pool's threads and the
+ * lane), and the ready bytes are back to 0. AUTO packs nothing for devices
+ * that take no packs, and where they do, only a witness whose pack is at
+ * most half its bytes. */
+static size_t g_full; /* the fixture witness's values other than 0 and 1 */
+
+static void pack_round(engine_witness_pack mode, int takes, int want_packed)
+{
+    const size_t one = (size_t)g_bp.pk.n_vars * sizeof(fr_t);
+    host_hooks_t local = {0, 0, 0, 0};
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    r->dev[0].takes_packed = takes;
+    r->cfg.host_alloc = hook_alloc;
+    r->cfg.host_free = hook_free;
+    r->cfg.host_ctx = &local;
+    r->cfg.witness_pack = mode;
+    rig_start(r);
+    pool_jobs(r, 1);
+    engine_stats_t st;
+    engine_stats(r->e, &st);
+    assert_int_equal(st.witnesses_packed, want_packed ? 3 * POOL_PARTS : 0);
+    assert_int_equal(st.packed_bytes,
+                     want_packed ? 3 * POOL_PARTS * fr_pack_bytes(g_bp.pk.n_vars, g_full) : 0);
+    assert_int_equal(st.ready_bytes, 0);
+    if (want_packed) /* 2 pool threads + the lane */
+        assert_in_range(st.witness_pool_buffers, 1, 3);
+    assert_int_equal(st.witness_pool_bytes, st.witness_pool_buffers * one);
+    good_job(r);
+    rig_stop(r);
+    assert_int_equal(local.allocs, local.frees);
+}
+
+static void test_witness_pack(void **state)
+{
+    (void)state;
+    /* AUTO's half rule on the fixture's witness */
+    size_t n = g_bp.pk.n_vars;
+    g_full = 0;
+    for (size_t i = 0; i < n; i++)
+        g_full += !fr_is_zero(&g_bp.w[i]) && !fr_is_one(&g_bp.w[i]);
+    int small = 2 * fr_pack_bytes(n, g_full) <= n * sizeof(fr_t);
+    printf("fixture witness: %zu values, %zu neither 0 nor 1: packs %s half\n", n, g_full,
+           small ? "within" : "beyond");
+    pack_round(ENGINE_PACK_ALWAYS, 0, 1);
+    pack_round(ENGINE_PACK_ALWAYS, 1, 1);
+    pack_round(ENGINE_PACK_AUTO, 0, 0);
+    pack_round(ENGINE_PACK_AUTO, 1, small);
+    pack_round(ENGINE_PACK_OFF, 1, 0);
+    assert_string_equal(engine_witness_pack_str(ENGINE_PACK_AUTO), "auto");
+    assert_string_equal(engine_witness_pack_str(7), "invalid");
+    assert_int_equal(engine_witness_pack_parse("always"), ENGINE_PACK_ALWAYS);
+    assert_int_equal(engine_witness_pack_parse("off"), ENGINE_PACK_OFF);
+    assert_int_equal(engine_witness_pack_parse("sometimes"), -1);
+    assert_int_equal(engine_witness_pack_parse(NULL), -1);
 }
 
 /* Partitions of one job run on two devices and come back in order. */
@@ -2551,6 +2619,7 @@ int main(void)
         cmocka_unit_test_teardown(test_witness_fn, rig_teardown),
         cmocka_unit_test_teardown(test_witness_share, rig_teardown),
         cmocka_unit_test_teardown(test_witness_pool, rig_teardown),
+        cmocka_unit_test_teardown(test_witness_pack, rig_teardown),
         cmocka_unit_test_teardown(test_preload_warm, rig_teardown),
         cmocka_unit_test_teardown(test_preload_lane, rig_teardown),
         cmocka_unit_test_teardown(test_multi_partition, rig_teardown),

@@ -3,7 +3,8 @@
  * partition's witness and land on the profile; generation is deterministic
  * and independent of the thread count; files read back exactly; every
  * damaged .ccs is rejected with a status and a message; a K = 10 circuit
- * proves and verifies with the bellperson test setup. */
+ * proves and verifies with the bellperson test setup, from its witness
+ * whole or packed. */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -14,7 +15,9 @@
 #include "cuzk/backend_cpu.h"
 #include "cuzk/ccs.h"
 #include "cuzk/circuit.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/gen.h"
+#include "cuzk/msm.h"
 #include "cuzk/prover.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/setup.h"
@@ -426,18 +429,26 @@ static void test_r1cs_wtns_roundtrip(void **state)
     circuit_free(&c);
 }
 
+/* A K = 10 circuit of 2 partitions and its bellperson test key. */
+static void small_key(circuit_t *c, gen_shape_t *s, groth16_key_t *k, groth16_pk_t *pk,
+                      uint64_t seed)
+{
+    cuzk_error_t e = {0};
+    make(c, s, 10, 2, 0);
+    if (groth16_setup(k, c, GROTH16_BELLPERSON, seed, 0, &e) != CUZK_OK)
+        fail_msg("groth16_setup: %s", e.msg);
+    groth16_key_pk(pk, k);
+}
+
 static void test_prove_verify(void **state)
 {
     (void)state;
     circuit_t c;
     gen_shape_t s;
     cuzk_error_t e = {0};
-    make(&c, &s, 10, 2, 0);
     groth16_key_t k;
-    if (groth16_setup(&k, &c, GROTH16_BELLPERSON, 99, 0, &e) != CUZK_OK)
-        fail_msg("groth16_setup: %s", e.msg);
     groth16_pk_t pk;
-    groth16_key_pk(&pk, &k);
+    small_key(&c, &s, &k, &pk, 99);
     for (uint32_t part = 0; part < 2; part++) {
         fr_t *w = witness(&s, 2, part, 0), r, sb;
         tu_rand_fr(&r);
@@ -454,6 +465,94 @@ static void test_prove_verify(void **state)
         assert_int_equal(valid, 0);
         free(w);
     }
+    groth16_key_free(&k);
+    circuit_free(&c);
+}
+
+/* A backend that takes packs (msms_packed): it expands the pack and runs
+ * the CPU's stages over the vector, so the prover's handling of a pack
+ * (w[0] and the public inputs read from it, the dispatch) is checked
+ * against the whole vector's proof. */
+static fr_t *gather_idx(const fr_t *w, const uint32_t *idx, size_t n)
+{
+    fr_t *s = malloc((n ? n : 1) * sizeof *s);
+    assert_non_null(s);
+    for (size_t k = 0; k < n; k++)
+        s[k] = idx ? w[idx[k]] : w[k];
+    return s;
+}
+
+static cuzk_status packed_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
+                               const circuit_t *c, const fr_pack_t *pw, int need_b1, int threads,
+                               cuzk_error_t *err)
+{
+    (*(int *)ctx)++;
+    size_t m = (size_t)1 << pk->log_m;
+    fr_t *w = malloc(pw->n * sizeof *w), *p = malloc(m * sizeof *p);
+    assert_non_null(w);
+    assert_non_null(p);
+    assert_int_equal(fr_pack_expand(w, pw, threads), CUZK_OK);
+    groth16_query_indices_t ix;
+    assert_int_equal(groth16_query_indices(&ix, pk, c, err), CUZK_OK);
+    assert_int_equal(
+        GROTH16_BACKEND_CPU.h_scalars(NULL, p, c, w, pk->log_m, pk->conv, threads, err), CUZK_OK);
+    fr_t *a = gather_idx(w, ix.a, ix.n_a), *b = gather_idx(w, ix.b, ix.n_b);
+    assert_int_equal(msm_g1(&out->a, &pk->a.bases, a, ix.n_a, threads), CUZK_OK);
+    assert_int_equal(msm_g2(&out->b2, &pk->b_g2.bases, b, ix.n_b, threads), CUZK_OK);
+    if (need_b1)
+        assert_int_equal(msm_g1(&out->b1, &pk->b_g1.bases, b, ix.n_b, threads), CUZK_OK);
+    assert_int_equal(msm_g1(&out->l, &pk->l.bases, &w[pk->n_public + 1], ix.n_l, threads), CUZK_OK);
+    assert_int_equal(msm_g1(&out->h, &pk->h.bases, p, pk->h.n, threads), CUZK_OK);
+    groth16_query_indices_free(&ix);
+    free(a);
+    free(b);
+    free(p);
+    free(w);
+    return CUZK_OK;
+}
+
+/* groth16_prove_packed gives the whole vector's proof, through a backend
+ * that takes packs and through the CPU's (expanded on the host), and
+ * verifies (its public inputs read from the pack); a pack of the wrong
+ * length is refused. */
+static void test_prove_packed(void **state)
+{
+    (void)state;
+    circuit_t c;
+    gen_shape_t s;
+    cuzk_error_t e = {0};
+    groth16_key_t k;
+    groth16_pk_t pk;
+    small_key(&c, &s, &k, &pk, 77);
+    int calls = 0;
+    groth16_backend_t takes = GROTH16_BACKEND_CPU;
+    takes.ctx = &calls;
+    takes.msms_packed = packed_msms;
+    fr_t *w = witness(&s, 2, 1, 0), r, sb;
+    tu_rand_fr(&r);
+    tu_rand_fr(&sb);
+    fr_pack_t pw;
+    assert_int_equal(fr_pack_make(&pw, w, pk.n_vars, 0, &e), CUZK_OK);
+    assert_true(pw.n_full > 0 && pw.bytes * 4 < (size_t)pk.n_vars * sizeof(fr_t));
+    groth16_prove_opts_t opts = {.threads = 0};
+    groth16_proof_t want, got;
+    assert_int_equal(groth16_prove(&want, &pk, &c, w, &r, &sb, &GROTH16_BACKEND_CPU, &opts, &e),
+                     CUZK_OK);
+    const groth16_backend_t *bes[2] = {&takes, &GROTH16_BACKEND_CPU};
+    for (int i = 0; i < 2; i++) {
+        if (groth16_prove_packed(&got, &pk, &c, &pw, &r, &sb, bes[i], &opts, &e) != CUZK_OK)
+            fail_msg("groth16_prove_packed (%s): %s", i ? "expanded" : "msms_packed", e.msg);
+        assert_true(g1_affine_equal(&got.a, &want.a) && g2_affine_equal(&got.b, &want.b) &&
+                    g1_affine_equal(&got.c, &want.c));
+    }
+    assert_int_equal(calls, 1);
+    fr_pack_free(&pw);
+    assert_int_equal(fr_pack_make(&pw, w, pk.n_vars - 1, 0, &e), CUZK_OK);
+    assert_int_equal(groth16_prove_packed(&got, &pk, &c, &pw, &r, &sb, &takes, &opts, &e),
+                     CUZK_ERR_ARG);
+    assert_non_null(strstr(e.msg, "packed witness"));
+    fr_pack_free(&pw);
+    free(w);
     groth16_key_free(&k);
     circuit_free(&c);
 }
@@ -487,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_ccs_rejects),
         cmocka_unit_test(test_r1cs_wtns_roundtrip),
         cmocka_unit_test(test_prove_verify),
+        cmocka_unit_test(test_prove_packed),
     };
     const char *only = getenv("CUZK_TEST_ONLY");
     if (only && *only)

@@ -20,7 +20,7 @@ layers=(util field curve model circuits formats backend_cpu backend_cuda groth16
 # Public headers (include/cuzk/NAME.h) by layer.
 declare -A hdr=(
     [status]=util [parallel]=util [request]=util [hash]=util
-    [fp]=field [fp2]=field [fp6]=field [fp12]=field [fr]=field
+    [fp]=field [fp2]=field [fp6]=field [fp12]=field [fr]=field [fr_pack]=field
     [g1]=curve [g2]=curve [pairing]=curve [encode]=curve [decimal]=curve
     [circuit]=model [proof]=model [bases]=model [pk]=model [key]=model [toxic]=model
     [backend]=model [device]=model

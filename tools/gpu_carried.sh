@@ -50,7 +50,8 @@
 #              sealed inputs: WinningPoSt latency, PoRep resident and at
 #              a 16 GiB budget, WindowPoSt (FIL_KINDS picks; the headline
 #              benchmark of issue 20; FIL_WP_INFLIGHT proofs in flight,
-#              default 2), with nvidia-smi samples
+#              default 2; FIL_ARGS adds flags to every run, e.g.
+#              "--witness-pack auto"), with nvidia-smi samples
 #   mixed      issue 21's mixed load: cuzk bench filecoin --kind porep at
 #              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
 #              WinningPoSt every MIX_EVERY seconds (default "30,2": the
@@ -325,20 +326,21 @@ porep() {
 # and 27.4 s at 16 GiB with the GPU >= 95% busy, WindowPoSt <= 2.5 s per
 # partition).
 filecoin() {
-    local size=${FIL_SIZE:-32GiB} n=${FIL_N:-3} k smi rc=0
+    local size=${FIL_SIZE:-32GiB} n=${FIL_N:-3} k smi rc=0 xa=${FIL_ARGS:-}
     nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw \
         --format=csv -lms 500 >"$logs/filecoin-smi.csv" 2>/dev/null &
     smi=$!
     for k in ${FIL_KINDS:-winning-post porep porep-16g window-post}; do
         case $k in
         winning-post) "$new" bench filecoin --kind winning-post --sector-size "$size" \
-            --device cuda --proofs 10 --in-flight 1 || rc=1 ;;
+            --device cuda --proofs 10 --in-flight 1 $xa || rc=1 ;;
         porep) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
-            --proofs "$n" --workers 2 --events "$logs/filecoin-porep-events.jsonl" || rc=1 ;;
+            --proofs "$n" --workers 2 --events "$logs/filecoin-porep-events.jsonl" $xa || rc=1 ;;
         porep-16g) "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
-            --proofs "$n" --vram-budget 16GiB || rc=1 ;; # one worker: two get 8 GiB each
+            --proofs "$n" --vram-budget 16GiB $xa || rc=1 ;; # one worker: two get 8 GiB each
         window-post) "$new" bench filecoin --kind window-post --sector-size "$size" \
-            --device cuda --proofs "$n" --workers 2 --in-flight "${FIL_WP_INFLIGHT:-2}" || rc=1 ;;
+            --device cuda --proofs "$n" --workers 2 --in-flight "${FIL_WP_INFLIGHT:-2}" $xa ||
+            rc=1 ;;
         *) echo "filecoin: unknown kind $k"; rc=1 ;;
         esac
     done

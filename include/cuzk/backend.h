@@ -8,6 +8,7 @@
 
 #include "cuzk/bases.h"
 #include "cuzk/circuit.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 #include "cuzk/pk.h"
@@ -85,6 +86,13 @@ typedef struct groth16_backend {
      * need_b1: B in G1 too (r != 0). */
     cuzk_status (*msms)(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk, const circuit_t *c,
                         const fr_t *w, int need_b1, int threads, cuzk_error_t *err);
+    /* Optional (NULL: the prover expands a packed witness on the host and
+     * proves from the vector): everything msms does, over a packed
+     * witness (fr_pack.h) expanded where the device reads it, so the bus
+     * carries the pack and not n 32-byte values. */
+    cuzk_status (*msms_packed)(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
+                               const circuit_t *c, const fr_pack_t *w, int need_b1, int threads,
+                               cuzk_error_t *err);
     /* Optional (NULL: the backend plans under its own budget, as for a
      * direct groth16_prove): the admission for the proofs that follow,
      * called by the engine before each proof. */

@@ -88,6 +88,9 @@ typedef struct device {
      * memory. */
     void *(*host_alloc)(void *ctx, size_t bytes);
     void (*host_free)(void *ctx, void *p, size_t bytes);
+    /* Its backends have msms_packed (backend.h): witnesses may reach them
+     * packed (engine_config_t.witness_pack). */
+    int takes_packed;
     /* Optional (NULL: a preload only reserves): makes be hold pk and c on
      * the device now, the load the first proof with them would do,
      * reporting progress(pctx, done, total) in bytes as it goes (done

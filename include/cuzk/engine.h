@@ -164,6 +164,23 @@ typedef enum engine_retry {
     ENGINE_RETRY_OTHER_DEVICE = 1, /* only on devices where the partition has not failed */
 } engine_retry;
 
+/* engine_config_t.witness_pack. */
+typedef enum engine_witness_pack {
+    ENGINE_PACK_OFF = 0, /* whole vectors (the default) */
+    /* packed when every device takes packs (device_t.takes_packed) and
+     * the pack is at most half the vector (a PoRep partition's is ~1/30;
+     * a PoSt one, mostly hash outputs, stays whole) */
+    ENGINE_PACK_AUTO = 1,
+    /* every witness packed, for any device (the prover expands it for a
+     * device that takes none): tests, and measuring the cost */
+    ENGINE_PACK_ALWAYS = 2,
+} engine_witness_pack;
+
+/* "off", "auto", "always"; "invalid". */
+const char *engine_witness_pack_str(int mode);
+/* The mode a name gives; -1 for an unknown one. */
+int engine_witness_pack_parse(const char *name);
+
 typedef struct engine_config {
     const device_t *devices; /* copied */
     unsigned n_devices;      /* 1..ENGINE_MAX_DEVICES */
@@ -214,6 +231,11 @@ typedef struct engine_config {
     void *host_ctx;
     unsigned witness_buffers;
     size_t host_bytes_max;
+    /* Whether a witness waits for its device packed (fr_pack.h): made and
+     * checked in a pool buffer as before, then packed and the buffer given
+     * back at once, so only the witnesses in the making hold n values
+     * (witness_buffers' default is then witness_threads and the lane). */
+    engine_witness_pack witness_pack;
     /* Optional: called once per stage run, on the thread that ran it. */
     void (*on_event)(void *ctx, const engine_event_t *ev);
     void *event_ctx;
@@ -495,8 +517,9 @@ typedef struct engine_stats {
     size_t ready_bytes;                      /* host bytes of witnesses ready or being made */
     size_t witness_pool_bytes;               /* idle witness buffers kept for reuse */
     unsigned witness_pool_buffers;
-    size_t host_alloc_bytes;        /* the host allocator's bytes alive (in use and kept) */
-    unsigned witnessing, verifying; /* CPU stages running now */
+    size_t host_alloc_bytes; /* the host allocator's bytes alive (in use and kept) */
+    uint64_t witnesses_packed, packed_bytes; /* packed so far (witness_pack), their packs' bytes */
+    unsigned witnessing, verifying;          /* CPU stages running now */
     unsigned jobs_retained;
     unsigned keys;
     unsigned n_devices;

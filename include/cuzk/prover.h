@@ -53,6 +53,15 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
                           const fr_t *w, const fr_t *r, const fr_t *s, const groth16_backend_t *be,
                           const groth16_prove_opts_t *opts, cuzk_error_t *err);
 
+/* groth16_prove over a packed witness (fr_pack.h; pw->n = pk->n_vars):
+ * the backend's msms_packed takes it as it is, else it is expanded on the
+ * host first (n values of memory for the call). The same proof as
+ * groth16_prove over the expanded vector. */
+cuzk_status groth16_prove_packed(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
+                                 const fr_pack_t *pw, const fr_t *r, const fr_t *s,
+                                 const groth16_backend_t *be, const groth16_prove_opts_t *opts,
+                                 cuzk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

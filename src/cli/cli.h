@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "cuzk/fr.h"
+
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
@@ -53,6 +55,7 @@ int demo_porep(void);
 int bench_cuda_ntt(int argc, char **argv);
 int bench_cuda_msm(int argc, char **argv);
 int bench_cuda_field(int argc, char **argv);
+int bench_pack(int argc, char **argv);
 /* --scalars' value v for the CPU and GPU MSM benches (bench_msm.c):
  * "random" (0, 0), "witness" (45, 45) or "zero-one:Z,O" (decimal
  * percentages of zeros and ones, Z + O <= 100; the rest random). Out: the
@@ -61,5 +64,8 @@ int bench_cuda_field(int argc, char **argv);
 #define SCALARS_LABEL 24 /* "zero-one:100,0" and its NUL fit */
 const char *bench_scalars_parse(unsigned *zero_pct, unsigned *one_pct, char *label,
                                 size_t label_len, const char *v);
+/* n scalars of that mix (bench_msm.c): s_i = 0 with probability
+ * zero_pct %, 1 with one_pct %, else uniform; NULL without memory. */
+fr_t *bench_scalars_make(size_t n, unsigned zero_pct, unsigned one_pct, uint64_t seed);
 
 #endif

@@ -16,6 +16,7 @@ static const bench_entry_t BENCHES[] = {
     {"field", bench_field, "field, curve and pairing microbenchmarks [--quick]"},
     {"ntt", bench_ntt, "NTT over Fr [--device cpu|cuda]"},
     {"msm", bench_msm, "multi-scalar multiplication [--device cpu|cuda]"},
+    {"pack", bench_pack, "packing and expanding witness vectors (fr_pack) [--scalars MIX]"},
     {"prove", bench_prove, "Groth16 prove of a random circuit [--device cpu|cuda]"},
     {"engine", bench_engine, "jobs through the proving engine, 1 vs 2 workers [--device cpu|cuda]"},
     {"porep", bench_porep,

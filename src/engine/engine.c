@@ -45,6 +45,21 @@ const char *engine_warm_str(int warm)
     return warm >= 0 && warm <= ENGINE_WARM_FAILED ? names[warm] : "invalid";
 }
 
+static const char *const pack_names[] = {"off", "auto", "always"};
+
+const char *engine_witness_pack_str(int mode)
+{
+    return mode >= 0 && mode <= ENGINE_PACK_ALWAYS ? pack_names[mode] : "invalid";
+}
+
+int engine_witness_pack_parse(const char *name)
+{
+    for (int m = 0; name && m <= ENGINE_PACK_ALWAYS; m++)
+        if (strcmp(name, pack_names[m]) == 0)
+            return m;
+    return -1;
+}
+
 /* ---- locking helpers ---- */
 
 void eng_unlock(engine_t *e)
@@ -175,6 +190,8 @@ void eng_task_free_buffers(eng_task_t *t)
     t->wpool = NULL;
     wtns_free(&t->wt);
     t->w = NULL;
+    fr_pack_free(&t->pack);
+    t->packed = 0;
 }
 
 static void job_free(eng_job_t *j)
@@ -478,7 +495,15 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
     if (e->cfg.stage_threads <= 0)
         e->cfg.stage_threads = 1;
     e->next_id = 1;
+    e->pack = cfg->witness_pack == ENGINE_PACK_ALWAYS;
+    if (cfg->witness_pack == ENGINE_PACK_AUTO) {
+        e->pack = cfg->n_devices > 0;
+        for (unsigned d = 0; d < cfg->n_devices; d++)
+            e->pack &= cfg->devices[d].takes_packed != 0;
+    }
     unsigned keep = cfg->witness_buffers;
+    if (!keep && e->pack) /* only witnesses in the making hold a buffer */
+        keep = (cfg->witness_threads ? cfg->witness_threads : 1) + (cfg->critical_lane ? 1u : 0u);
     if (!keep) { /* every buffer that can be in use at once: ready_max counts
                     the ones being witnessed too; the lanes (pool and devices)
                     one more each */
@@ -843,6 +868,8 @@ void engine_stats(engine_t *e, engine_stats_t *out)
     out->ready_bytes = e->ready_bytes;
     out->witness_pool_bytes =
         eng_hostpool_bytes(&e->wpool, &out->witness_pool_buffers, &out->host_alloc_bytes);
+    out->witnesses_packed = e->packed;
+    out->packed_bytes = e->packed_bytes;
     out->witnessing = e->witnessing;
     out->verifying = e->verifying;
     out->jobs_retained = e->n_retained;

@@ -30,6 +30,7 @@
 #include <pthread.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/wtns.h"
 
 typedef struct eng_job eng_job_t;
@@ -81,6 +82,8 @@ typedef struct eng_task {
     /* the witness stage's output: w points into wt.w or wcopy */
     wtns_t wt;
     const fr_t *w;
+    fr_pack_t pack; /* ... or packed (engine_t.pack): w is then NULL */
+    int packed;
     size_t w_bytes; /* host bytes counted against ready_bytes_max */
     /* device attempts */
     uint64_t failed_mask; /* devices where it failed */
@@ -209,6 +212,8 @@ struct engine {
     int n_pool;
     int closing;  /* engine_destroy began: submit refused */
     int stopping; /* threads exit */
+    int pack;     /* witnesses wait packed (cfg.witness_pack, resolved) */
+    uint64_t packed, packed_bytes;
     eng_queue_t witness_q, ready_q;
     eng_hostpool_t wpool;
     unsigned ready_count; /* tasks witnessing or in ready_q */

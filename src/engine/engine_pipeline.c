@@ -126,6 +126,29 @@ static void witness_to_pool(engine_t *e, eng_task_t *t, int threads)
     t->wpool_hook = hook;
 }
 
+/* Packs the made witness and gives its buffer back (engine_t.pack), where
+ * the pack is at most half the vector (any size with ENGINE_PACK_ALWAYS);
+ * otherwise, or without memory for the pack, the witness stays whole:
+ * never a failure. witness_done moves the ready bytes to the pack's. */
+static void witness_pack(const engine_t *e, eng_task_t *t, size_t n, int threads)
+{
+    if (fr_pack_make(&t->pack, t->w, n, threads, NULL) != CUZK_OK)
+        return;
+    if (e->cfg.witness_pack != ENGINE_PACK_ALWAYS && 2 * t->pack.bytes > n * sizeof(fr_t)) {
+        fr_pack_free(&t->pack);
+        return;
+    }
+    if (t->wpool)
+        eng_hostpool_put(t->wpool, t->wcopy, t->w_bytes, t->wpool_hook);
+    else
+        free(t->wcopy);
+    wtns_free(&t->wt);
+    t->wcopy = NULL;
+    t->wpool = NULL;
+    t->w = NULL;
+    t->packed = 1;
+}
+
 /* The threads of a witness that starts now (e->witnessing counts it):
  * the pool's cores shared by the witnesses in the making. A lone one
  * takes them all (a 32 GiB WindowPoSt witness: ~2 s on 16 cores where
@@ -180,6 +203,8 @@ static cuzk_status witness_run(engine_t *e, eng_task_t *t, int threads, cuzk_err
         return st;
     if (j->n_public)
         memcpy(&j->inputs[(size_t)t->index * j->n_public], &t->w[1], j->n_public * sizeof(fr_t));
+    if (e->pack)
+        witness_pack(e, t, ks->pk->n_vars, threads);
     return CUZK_OK;
 }
 
@@ -202,6 +227,14 @@ static void witness_done(engine_t *e, eng_task_t *t, cuzk_status st, const cuzk_
     if (t->raw) { /* parsed: the file bytes are no longer needed */
         free(t->raw);
         t->raw = NULL;
+    }
+    if (t->packed) { /* the pack's bytes wait now, not the vector's */
+        e->packed++;
+        e->packed_bytes += t->pack.bytes;
+        e->ready_bytes -= t->w_bytes;
+        t->w_bytes = t->pack.bytes;
+        e->ready_bytes += t->w_bytes;
+        pthread_cond_broadcast(&e->witness_cv);
     }
     t->where = TASK_READY_Q;
     j->witnessed++;
@@ -616,8 +649,10 @@ static outcome task_run(eng_worker_t *wk, eng_task_t *t, cuzk_error_t *err)
         /* The layout was decided here, once: the backend proves in it. */
         if (wk->be->admit)
             wk->be->admit(wk->be->ctx, &adm);
-        st = groth16_prove(&proof, j->key->spec.pk, j->key->spec.circuit, t->w, &r, &s, wk->be,
-                           &opts, err);
+        st = t->packed ? groth16_prove_packed(&proof, j->key->spec.pk, j->key->spec.circuit,
+                                              &t->pack, &r, &s, wk->be, &opts, err)
+                       : groth16_prove(&proof, j->key->spec.pk, j->key->spec.circuit, t->w, &r, &s,
+                                       wk->be, &opts, err);
     }
     /* A key that travelled leaves nothing behind before its bytes go. */
     if (!adm.kept && wk->be && dev->d.evict)

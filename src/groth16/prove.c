@@ -56,8 +56,9 @@ static cuzk_status scalars_for(query_scalars_t *q, const groth16_query_indices_t
     return CUZK_OK;
 }
 
-/* Before anything indexes the witness by the key's sizes. */
-static cuzk_status check_circuit(const groth16_pk_t *pk, const circuit_t *c, const fr_t *w,
+/* Before anything indexes the witness by the key's sizes (w0: its first
+ * value). */
+static cuzk_status check_circuit(const groth16_pk_t *pk, const circuit_t *c, const fr_t *w0,
                                  cuzk_error_t *err)
 {
     size_t m = (size_t)1 << pk->log_m;
@@ -71,7 +72,7 @@ static cuzk_status check_circuit(const groth16_pk_t *pk, const circuit_t *c, con
     if (c->n_rows > m)
         return cuzk_error_set(err, CUZK_ERR_ARG, "circuit has %u rows, key domain is %zu",
                               c->n_rows, m);
-    if (!fr_is_one(&w[0]))
+    if (!fr_is_one(w0))
         return cuzk_error_set(err, CUZK_ERR_ARG, "witness[0] must be 1");
     if (pk->vk.n_ic != (size_t)pk->n_public + 1)
         return cuzk_error_set(err, CUZK_ERR_ARG, "key has %zu IC points for %u public inputs",
@@ -131,9 +132,12 @@ out:
     return st;
 }
 
-cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
-                          const fr_t *w, const fr_t *r, const fr_t *s, const groth16_backend_t *be,
-                          const groth16_prove_opts_t *opts, cuzk_error_t *err)
+/* The witness either whole (w) or packed (pw, for a backend with
+ * msms_packed); pub: its public values w[1..n_public]. */
+static cuzk_status prove_any(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
+                             const fr_t *w, const fr_pack_t *pw, const fr_t *w0, const fr_t *pub,
+                             const fr_t *r, const fr_t *s, const groth16_backend_t *be,
+                             const groth16_prove_opts_t *opts, cuzk_error_t *err)
 {
     static const groth16_prove_opts_t defaults = {0, 0, NULL};
     if (!opts)
@@ -142,7 +146,7 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
     double t0 = now_s(), t;
     groth16_query_indices_t ix;
     memset(&ix, 0, sizeof ix);
-    cuzk_status st = check_circuit(pk, c, w, err);
+    cuzk_status st = check_circuit(pk, c, w0, err);
     if (st != CUZK_OK)
         return st;
     /* A backend with its own msms entry indexes (and checks) the queries
@@ -155,7 +159,9 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
     groth16_msms_t m;
     memset(&m, 0, sizeof m);
     g1_jac_set_inf(&m.b1);
-    if (be->msms)
+    if (pw)
+        st = be->msms_packed(be->ctx, &m, pk, c, pw, need_b1, th, err);
+    else if (be->msms)
         st = be->msms(be->ctx, &m, pk, c, w, need_b1, th, err);
     else
         st = backend_msms(&m, pk, &ix, c, w, need_b1, be, th, err);
@@ -201,7 +207,7 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
     if (!opts->no_verify) {
         int valid = 0;
         t = now_s();
-        st = groth16_verify(&valid, &pk->vk, proof, &w[1], pk->n_public, err);
+        st = groth16_verify(&valid, &pk->vk, proof, pub, pk->n_public, err);
         t_v = now_s() - t;
         if (st == CUZK_OK && !valid)
             st = cuzk_error_set(err, CUZK_ERR_FORMAT,
@@ -215,5 +221,46 @@ cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const 
     }
 out:
     groth16_query_indices_free(&ix);
+    return st;
+}
+
+cuzk_status groth16_prove(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
+                          const fr_t *w, const fr_t *r, const fr_t *s, const groth16_backend_t *be,
+                          const groth16_prove_opts_t *opts, cuzk_error_t *err)
+{
+    return prove_any(proof, pk, c, w, NULL, &w[0], &w[1], r, s, be, opts, err);
+}
+
+cuzk_status groth16_prove_packed(groth16_proof_t *proof, const groth16_pk_t *pk, const circuit_t *c,
+                                 const fr_pack_t *pw, const fr_t *r, const fr_t *s,
+                                 const groth16_backend_t *be, const groth16_prove_opts_t *opts,
+                                 cuzk_error_t *err)
+{
+    if (pw->n != pk->n_vars || pw->n < (size_t)pk->n_public + 1)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "packed witness has %zu values, the key expects %u", pw->n,
+                              pk->n_vars);
+    cuzk_status st;
+    if (!be->msms_packed) { /* the device takes whole vectors: expand here */
+        fr_t *w = malloc(pw->n * sizeof *w);
+        if (!w)
+            return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                                  "out of memory expanding a packed witness of %zu values", pw->n);
+        if ((st = fr_pack_expand(w, pw, opts ? opts->threads : 0)) == CUZK_OK)
+            st = groth16_prove(proof, pk, c, w, r, s, be, opts, err);
+        else
+            cuzk_error_set(err, st, "expanding a packed witness: %s", cuzk_status_str(st));
+        free(w);
+        return st;
+    }
+    /* the values the host still reads: w[0] and the public inputs */
+    size_t n_pub = (size_t)pk->n_public + 1;
+    fr_t *head = malloc(n_pub * sizeof *head);
+    if (!head)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory (%zu public values)", n_pub);
+    for (size_t i = 0; i < n_pub; i++)
+        fr_pack_get(&head[i], pw, i);
+    st = prove_any(proof, pk, c, NULL, pw, &head[0], &head[1], r, s, be, opts, err);
+    free(head);
     return st;
 }

@@ -119,5 +119,5 @@ static cuzk_status cpu_msm_g2(void *ctx, g2_jac_t *out, const msm_bases_t *b, co
     return msm_g2(out, b, s, n, threads);
 }
 
-const groth16_backend_t GROTH16_BACKEND_CPU = {"cpu",      NULL, cpu_h_scalars, cpu_msm_g1,
-                                               cpu_msm_g2, NULL, NULL};
+const groth16_backend_t GROTH16_BACKEND_CPU = {
+    .name = "cpu", .h_scalars = cpu_h_scalars, .msm_g1 = cpu_msm_g1, .msm_g2 = cpu_msm_g2};

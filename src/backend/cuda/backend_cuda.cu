@@ -775,12 +775,93 @@ static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_
     return CUDA_CHECK(cudaGetLastError(), err);
 }
 
+/* A packed witness (fr_pack.h) expanded into w: value i is 0, one, or the
+ * next of the pack's other values, found by its word's rank and the full
+ * bits below it. One thread a value; the pack sits in device memory laid
+ * out as on the host. */
+__global__ void pack_expand_kernel(dfr_t *w, const uint8_t *pack, size_t n, size_t vals_off,
+                                   dfr_t one)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    size_t words = (n + 63) / 64, k = i / 64;
+    unsigned b = (unsigned)(i % 64);
+    const uint64_t *nz = (const uint64_t *)pack, *full = nz + words;
+    const uint32_t *rank = (const uint32_t *)(full + words);
+    const dfr_t *vals = (const dfr_t *)(pack + vals_off);
+    uint64_t bit = (uint64_t)1 << b, f = full[k];
+    if (!(nz[k] & bit))
+        w[i] = dfr_t{};
+    else if (!(f & bit))
+        w[i] = one;
+    else
+        w[i] = vals[rank[k] + (unsigned)__popcll(f & (bit - 1))];
+}
+
+/* The witness into x->w from a pack: the pack's one block is copied into
+ * the H vector p (free until H is made) and expanded there, so the bus
+ * carries the pack's bytes. A pack larger than p is expanded on the host
+ * and copied whole (the slow way, never a failure). */
+static cuzk_status upload_packed(cuda_backend_t *x, const fr_pack_t *pw, size_t m,
+                                 cuzk_error_t *err)
+{
+    cudaStream_t s = x->s;
+    if (pw->n != x->n_w)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cuda backend: a packed witness of %zu values for %zu", pw->n,
+                              x->n_w);
+    if (pw->bytes > m * sizeof(dfr_t)) {
+        fr_t *w = (fr_t *)malloc(pw->n * sizeof(fr_t));
+        if (!w)
+            return cuzk_error_set(err, CUZK_ERR_NOMEM, "cuda backend: no memory to expand a pack");
+        cuzk_status st = fr_pack_expand(w, pw, 0);
+        if (st == CUZK_OK &&
+            (st = CUDA_CHECK(cuda_copy_h2d(x->w, w, pw->n * sizeof(fr_t), s), err)) == CUZK_OK)
+            st = CUDA_CHECK(cudaStreamSynchronize(s), err);
+        free(w);
+        return st;
+    }
+    dfr_t one;
+    static_assert(sizeof one == sizeof FR_ONE, "dfr_t and fr_t share a layout");
+    memcpy(&one, &FR_ONE, sizeof one);
+    cuzk_status st = CUDA_CHECK(
+        cuda_copy_h2d(x->p, pw->block ? pw->block : (const void *)pw->nz, pw->bytes, s), err);
+    if (st != CUZK_OK)
+        return st;
+    if (pw->n)
+        pack_expand_kernel<<<(unsigned)((pw->n + 255) / 256), 256, 0, s>>>(
+            x->w, (const uint8_t *)x->p, pw->n, fr_pack_vals_offset(pw->n), one);
+    if ((st = CUDA_CHECK(cudaGetLastError(), err)) != CUZK_OK)
+        return st;
+    return CUDA_CHECK(cudaStreamSynchronize(s), err);
+}
+
+static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth16_pk_t *pk,
+                            const circuit_t *c, const fr_t *w, const fr_pack_t *pw, int need_b1,
+                            cuzk_error_t *err);
+
 static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
                              const circuit_t *c, const fr_t *w, int need_b1, int threads,
                              cuzk_error_t *err)
 {
     (void)threads;
-    cuda_backend_t *x = (cuda_backend_t *)ctx;
+    return msms_any((cuda_backend_t *)ctx, out, pk, c, w, NULL, need_b1, err);
+}
+
+static cuzk_status cuda_msms_packed(void *ctx, groth16_msms_t *out, const groth16_pk_t *pk,
+                                    const circuit_t *c, const fr_pack_t *pw, int need_b1,
+                                    int threads, cuzk_error_t *err)
+{
+    (void)threads;
+    return msms_any((cuda_backend_t *)ctx, out, pk, c, NULL, pw, need_b1, err);
+}
+
+/* The witness whole (w) or packed (pw). */
+static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth16_pk_t *pk,
+                            const circuit_t *c, const fr_t *w, const fr_pack_t *pw, int need_b1,
+                            cuzk_error_t *err)
+{
     int caller = 0;
     cuzk_status st = CUDA_CHECK(cudaGetDevice(&caller), err);
     if (st != CUZK_OK || (st = CUDA_CHECK(cudaSetDevice(x->device), err)) != CUZK_OK)
@@ -797,8 +878,11 @@ static cuzk_status cuda_msms(void *ctx, groth16_msms_t *out, const groth16_pk_t 
         goto out;
     }
     t = now_s();
-    if ((st = CUDA_CHECK(cuda_copy_h2d(x->w, w, x->n_w * sizeof(dfr_t), s), err)) != CUZK_OK ||
-        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+    if (pw)
+        st = upload_packed(x, pw, (size_t)1 << pk->log_m, err);
+    else if ((st = CUDA_CHECK(cuda_copy_h2d(x->w, w, x->n_w * sizeof(dfr_t), s), err)) == CUZK_OK)
+        st = CUDA_CHECK(cudaStreamSynchronize(s), err);
+    if (st != CUZK_OK)
         goto out;
     out->t.s[PROVE_UPLOAD] = now_s() - t;
     t = now_s();
@@ -962,6 +1046,7 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
     x->be.msm_g1 = cuda_msm_g1_entry;
     x->be.msm_g2 = cuda_msm_g2_entry;
     x->be.msms = cuda_msms;
+    x->be.msms_packed = cuda_msms_packed;
     x->be.admit = cuda_admit;
     *out = &x->be;
     return CUZK_OK;

@@ -81,5 +81,6 @@ extern "C" cuzk_status cuda_device_open(device_t *out, cuda_device_t *ctx, int i
     out->warm = cuda_dev_warm;              /* a preload loads the key onto the GPU */
     out->host_alloc = cuzk_cuda_host_alloc; /* witnesses in page-locked memory */
     out->host_free = cuzk_cuda_host_free;
+    out->takes_packed = 1; /* witnesses expanded on the GPU (msms_packed) */
     return CUZK_OK;
 }

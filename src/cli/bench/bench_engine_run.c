@@ -136,7 +136,8 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
     }
     int known = !strcmp(a, "--seed") || !strcmp(a, "--device") || !strcmp(a, "--setup") ||
                 !strcmp(a, "--events") || !strcmp(a, "--vram-budget") ||
-                !strcmp(a, "--host-budget") || !strcmp(a, "--critical-lane");
+                !strcmp(a, "--host-budget") || !strcmp(a, "--critical-lane") ||
+                !strcmp(a, "--witness-pack");
     for (size_t t = 0; t < sizeof T / sizeof T[0]; t++)
         known |= !strcmp(a, T[t].name);
     if (!known)
@@ -175,6 +176,13 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
             return -1;
         }
         f->critical_lane = !strcmp(v, "on");
+    } else if (!strcmp(a, "--witness-pack")) {
+        int m = engine_witness_pack_parse(v);
+        if (m < 0) {
+            fprintf(stderr, "cuzk %s: --witness-pack '%s': off, auto or always\n", cmd, v);
+            return -1;
+        }
+        f->witness_pack = (engine_witness_pack)m;
     } else if (!strcmp(a, "--events")) {
         if (!*v) {
             fprintf(stderr, "cuzk %s: --events needs a file name\n", cmd);
@@ -433,6 +441,9 @@ static void measure(bench_run_out_t *o, span_recorder_t *rec, engine_t *e, const
         o->vram_ledger_gib = g > o->vram_ledger_gib ? g : o->vram_ledger_gib;
     }
     o->pool_gib = (double)es.witness_pool_bytes / 1073741824.0;
+    o->packed = es.witnesses_packed;
+    o->pack_mib =
+        es.witnesses_packed ? (double)es.packed_bytes / (double)es.witnesses_packed / 1048576.0 : 0;
 #ifdef CUZK_HAVE_CUDA
     for (int d = 0; d < D; d++) {
         size_t fr = 0, tot = 0;
@@ -462,6 +473,7 @@ static void engine_cfg(engine_config_t *cfg, const bench_run_cfg_t *B, const dev
     cfg->stage_threads = parallel_share((int)cfg->witness_threads, 2 * B->workers * D + 1);
     cfg->witness_nice = 5;
     cfg->critical_lane = B->critical_lane;
+    cfg->witness_pack = B->witness_pack;
     cfg->ready_max = (unsigned)(B->workers * D + 2);
     cfg->ready_bytes_max = B->host_budget;
     cfg->on_event = span_recorder_hook;
@@ -672,11 +684,12 @@ void bench_run_json(FILE *f, const bench_run_out_t *o, int devices)
         "\"msm_b\":%.2f,\"msm_l\":%.2f,\"msm_h\":%.2f,\"prove\":%.2f},"
         "\"verify_ms_per_proof\":%.2f,\"gpu_busy\":%.3f,\"gpu_busy_per_device\":%s,"
         "\"streamed_partitions\":%d,\"rss_peak_gib\":%.2f,\"vram_ledger_peak_gib\":%.2f,"
-        "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,",
+        "\"vram_used_gib\":%.2f,\"witness_pool_gib\":%.2f,\"witness_pinned\":%s,"
+        "\"witnesses_packed\":%llu,\"witness_pack_mib\":%.2f,",
         o->s_per_proof, o->steady ? "true" : "false", o->first_s, o->wall_s, o->witness, o->admit,
         o->upload, o->h, o->msm_a, o->msm_b, o->msm_l, o->msm_h, o->prove, o->verify_ms, o->busy,
         busy, o->streamed, o->rss_gib, o->vram_ledger_gib, o->vram_used_gib, o->pool_gib,
-        o->pinned ? "true" : "false");
+        o->pinned ? "true" : "false", (unsigned long long)o->packed, o->pack_mib);
 }
 
 void bench_run_table(FILE *f, const bench_run_out_t *o, int devices)
@@ -701,6 +714,10 @@ void bench_run_table(FILE *f, const bench_run_out_t *o, int devices)
     fprintf(f,
             "  peak host RSS %.2f GiB   VRAM ledger peak %.2f GiB   VRAM in use at end %.2f GiB\n",
             o->rss_gib, o->vram_ledger_gib, o->vram_used_gib);
-    fprintf(f, "  witness buffers kept %.2f GiB (%s)\n", o->pool_gib,
+    fprintf(f, "  witness buffers kept %.2f GiB (%s)", o->pool_gib,
             o->pinned ? "page-locked" : "ordinary memory");
+    if (o->packed)
+        fprintf(f, "   %llu witnesses packed, %.1f MiB each", (unsigned long long)o->packed,
+                o->pack_mib);
+    fprintf(f, "\n");
 }

@@ -29,10 +29,12 @@
  * --devices D (1..ENGINE_MAX_DEVICES), --in-flight J (1..64),
  * --device/--setup cpu|cuda, --vram-budget/--host-budget SIZE, --seed S
  * (>= 0), --events FILE, --check, --critical-lane on|off (the engine's
- * lane for CRITICAL jobs: a pool thread and a worker per device). */
+ * lane for CRITICAL jobs: a pool thread and a worker per device),
+ * --witness-pack off|auto|always (engine_config_t.witness_pack). */
 typedef struct bench_engine_flags {
     int proofs, partitions, workers, devices, in_flight, check;
-    int critical_lane; /* 1 unless --critical-lane off */
+    int critical_lane;                /* 1 unless --critical-lane off */
+    engine_witness_pack witness_pack; /* ENGINE_PACK_OFF unless --witness-pack */
     device_kind device, setup;
     size_t budget, host_budget; /* --vram-budget per device (0: free memory) */
     uint64_t seed;
@@ -58,7 +60,7 @@ int bench_engine_flag(bench_engine_flags_t *f, const char *cmd, int argc, char *
 #define BENCH_ENGINE_FLAGS_USAGE                                                                   \
     "[--proofs N] [--partitions P] [--device cpu|cuda] [--devices D] [--setup cpu|cuda] "          \
     "[--vram-budget SIZE] [--workers W] [--in-flight J] [--host-budget SIZE] [--seed S] "          \
-    "[--events FILE] [--check] [--critical-lane on|off]"
+    "[--events FILE] [--check] [--critical-lane on|off] [--witness-pack off|auto|always]"
 
 /* A second stream beside the proofs (`bench filecoin --mix`): one job of
  * another key submitted every every_s seconds, at its own kind and
@@ -102,8 +104,9 @@ typedef struct bench_run_cfg {
     device_kind device; /* resolved: DEVICE_CPU or DEVICE_CUDA */
     int devices;        /* engine devices, each with `workers` workers */
     int workers, in_flight, proofs, partitions;
-    int check;                  /* circuit_check of every witness before proving */
-    int critical_lane;          /* engine_config_t.critical_lane */
+    int check;         /* circuit_check of every witness before proving */
+    int critical_lane; /* engine_config_t.critical_lane */
+    engine_witness_pack witness_pack;
     size_t budget, host_budget; /* --vram-budget per device (0: free memory), --host-budget */
     const char *events;         /* event log path, or NULL */
     /* Partition `part` of proof `proof`: fn is called in the witness stage
@@ -133,6 +136,8 @@ typedef struct bench_run_out {
     double rss_gib, vram_ledger_gib, vram_used_gib;
     double pool_gib;           /* witness buffers kept for reuse at the end (pinned on a GPU) */
     int pinned;                /* they come from page-locked memory */
+    uint64_t packed;           /* witnesses that waited packed (--witness-pack) */
+    double pack_mib;           /* their packs' mean size */
     bench_run_side_out_t side; /* with bench_run_cfg_t.side */
 } bench_run_out_t;
 
@@ -156,7 +161,7 @@ int bench_run(bench_run_out_t *o, const bench_run_cfg_t *B, const circuit_t *c,
               const cli_porep_key_t *k);
 
 /* The measured members of a report's JSON object, from "s_per_proof"
- * through "witness_pinned", each followed by a comma. */
+ * through "witness_pack_mib", each followed by a comma. */
 void bench_run_json(FILE *f, const bench_run_out_t *o, int devices);
 
 /* The measured lines of a report's table: steady and first proof, the

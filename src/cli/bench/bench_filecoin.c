@@ -565,6 +565,7 @@ static int run(bench_run_out_t *o, const fil_bench_cfg_t *B, const workload_t *W
                          .partitions = W->partitions,
                          .check = f->check,
                          .critical_lane = f->critical_lane,
+                         .witness_pack = f->witness_pack,
                          .budget = f->budget,
                          .host_budget = f->host_budget,
                          .events = X ? events : f->events,

@@ -72,10 +72,9 @@ static void rand_fr(fr_t *out, uint64_t *s)
     } while (fr_from_limbs(out, l) != CUZK_OK);
 }
 
-/* s_i = 0 with probability zero_pct %, 1 with one_pct %, else uniform:
- * the distribution the GPU bench draws (bench_scalars, msm_api.cu), not
+/* The distribution the GPU bench draws (bench_scalars, msm_api.cu), not
  * the same values. */
-static fr_t *make_scalars(size_t n, unsigned zero_pct, unsigned one_pct, uint64_t seed)
+fr_t *bench_scalars_make(size_t n, unsigned zero_pct, unsigned one_pct, uint64_t seed)
 {
     fr_t *s = malloc(n * sizeof *s);
     if (!s)
@@ -209,7 +208,7 @@ static int bench_size(const msm_bench_opts_t *o, unsigned log, msm_bench_result_
 {
     size_t n = (size_t)1 << log;
     uint8_t *bases = make_bases(n, o->g2, o->fmt, 0x5eed0000 + log);
-    fr_t *s = make_scalars(n, o->zero_pct, o->one_pct, 0xc0ffee00 + log);
+    fr_t *s = bench_scalars_make(n, o->zero_pct, o->one_pct, 0xc0ffee00 + log);
     double *t = malloc(2 * (size_t)o->repeats * sizeof *t), *cpu = t ? t + o->repeats : NULL;
     int rc = 0;
     if (!bases || !s || !t) {

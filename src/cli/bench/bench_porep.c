@@ -108,6 +108,7 @@ static int run(porep_out_t *o, const porep_cfg_t *B, const gen_shape_t *sh, cons
                          .partitions = B->f.partitions,
                          .check = B->f.check,
                          .critical_lane = B->f.critical_lane,
+                         .witness_pack = B->f.witness_pack,
                          .budget = B->f.budget,
                          .host_budget = B->f.host_budget,
                          .events = B->f.events,

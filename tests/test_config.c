@@ -125,6 +125,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.scheduler.retry, e.retry);
     assert_int_equal(c.scheduler.max_retained, e.max_retained);
     assert_int_equal(c.scheduler.critical_lane, e.critical_lane);
+    assert_int_equal(c.memory.witness_pack, e.witness_pack);
 }
 
 static void test_table(void **state)
@@ -314,6 +315,7 @@ static void test_arrays_sizes_durations_enums(void **state)
              "[gpus]\ndevices = [0, 3, 7,]\nvram_budget = \"1.5GiB\"\nvram_headroom = 1024\n"
              "[srs]\npreload = [\"porep-32g\", 'wpost.v1_x']\nmax_resident = \"16 GiB\"\n"
              "[memory]\nhost_budget = \"1GB\"\nready_bytes_max = \"0\"\npinned_budget = 0\n"
+             "witness_pack = \"auto\"\n"
              "[scheduler]\naging = \"1h30m\"\nretry = \"any_device\"\n"
              "[daemon]\nresult_ttl = \"2d\"\n[logging]\nlevel = \"debug\"\nformat = \"json\"\n");
     assert_int_equal(c.gpus.n_devices, 3);
@@ -330,6 +332,7 @@ static void test_arrays_sizes_durations_enums(void **state)
     assert_int_equal(c.memory.ready_bytes_max, 0);
     assert_int_equal(c.scheduler.aging_ms, 5400000);
     assert_int_equal(c.scheduler.retry, ENGINE_RETRY_ANY_DEVICE);
+    assert_int_equal(c.memory.witness_pack, ENGINE_PACK_AUTO);
     assert_int_equal(c.daemon.result_ttl_ms, 2 * 86400000ull);
     assert_int_equal(c.logging.level, CONFIG_LOG_DEBUG);
     assert_int_equal(c.logging.format, CONFIG_LOG_JSON);
@@ -633,6 +636,7 @@ static void test_value_errors(void **state)
          "[logging] level: \"trace\" is not one of \"error\", \"warn\", \"info\", \"debug\""},
         {"[logging]\nformat = 1\n", "[logging] format: expected a string, got an integer"},
         {"[scheduler]\nretry = \"other\"\n", "is not one of \"any_device\", \"other_device\""},
+        {"[memory]\nwitness_pack = \"on\"\n", "is not one of \"off\", \"auto\", \"always\""},
         {"[scheduler]\nmax_retries = 17\n", "[scheduler] max_retries: 17 out of range 0..16"},
         {"[gpus]\ndevices = [0, 0]\n", "[gpus] devices: 0 is listed twice"},
         {"[gpus]\ndevices = [256]\n", "[gpus] devices: 256 out of range 0..255"},

@@ -109,6 +109,8 @@ typedef struct cuzk_config {
          * default): one per device worker and 2 more */
         unsigned ready_max;
         uint64_t pinned_budget; /* page-locked host bytes for transfers; 0: no limit */
+        /* engine_config_t.witness_pack: "off" (default), "auto", "always" */
+        engine_witness_pack witness_pack;
     } memory;
     struct {
         int devices[CONFIG_MAX_GPUS]; /* GPU ordinals, distinct; n_devices 0 (default): all */

@@ -61,6 +61,8 @@ static int check_hostport_or_empty(const char *s, char *why, size_t wn);
 static int check_nonempty(const char *s, char *why, size_t wn);
 
 static const char *const retry_names[] = {"any_device", "other_device", NULL};
+/* engine_witness_pack's order */
+static const char *const pack_names[] = {"off", "auto", "always", NULL};
 static const char *const level_names[] = {"error", "warn", "info", "debug", NULL};
 static const char *const format_names[] = {"text", "json", NULL};
 
@@ -132,6 +134,8 @@ static const option_t options[] = {
         "witnessed partitions waiting for a device; 0: one per device worker and 2"),
     NUM(memory, pinned_budget, NULL, CONFIG_SIZE, ST_U64, "0", 0, U64MAX, 0,
         "page-locked host bytes for witness buffers; 0: no limit"),
+    ENUM(memory, witness_pack, pack_names, "off", 0,
+         "witnesses wait packed (0/1 as bits): off, auto (devices that take packs), always"),
 
     LIST(gpus, devices, n_devices, CONFIG_INT_LIST, ST_INTARR, 0, CONFIG_GPU_ORDINAL_MAX,
          "GPU ordinals; empty: all"),

@@ -371,6 +371,7 @@ static void engine_config_from(engine_config_t *ec, const cuzk_config_t *cfg,
     ec->ready_bytes_max = (size_t)cfg->memory.ready_bytes_max;
     /* page-locked witness buffers (the devices' allocator) within it */
     ec->host_bytes_max = (size_t)cfg->memory.pinned_budget;
+    ec->witness_pack = cfg->memory.witness_pack;
     ec->aging_ns = cfg->scheduler.aging_ms * NS_PER_MS;
     ec->max_retries = cfg->scheduler.max_retries;
     ec->retry = cfg->scheduler.retry;

@@ -385,9 +385,10 @@ typedef struct daemon_stats {
     uint64_t ready_bytes;
     uint64_t pinned_bytes;      /* page-locked witness buffers alive (in use and kept) */
     uint64_t pinned_kept_bytes; /* witness buffers (page-locked or not) idle for reuse */
-    uint64_t pinned_limit;      /* memory.pinned_budget (0: no limit) */
-    uint64_t unfinished;        /* jobs queued or running */
-    unsigned max_queued;        /* daemon.max_queued_jobs */
+    uint64_t witnesses_packed, packed_bytes; /* memory.witness_pack: so far, their packs' bytes */
+    uint64_t pinned_limit;                   /* memory.pinned_budget (0: no limit) */
+    uint64_t unfinished;                     /* jobs queued or running */
+    unsigned max_queued;                     /* daemon.max_queued_jobs */
     daemon_kind_stats_t kinds[ENGINE_KIND_COUNT];
     unsigned keys_loaded;    /* loaded or loading */
     uint64_t key_bytes;      /* their file bytes */

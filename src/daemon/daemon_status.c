@@ -182,6 +182,8 @@ void daemon_stats(daemon_t *d, daemon_stats_t *out)
     out->pinned_bytes = es.host_alloc_bytes;
     out->pinned_kept_bytes = es.witness_pool_bytes;
     out->pinned_limit = d->cfg.memory.pinned_budget;
+    out->witnesses_packed = es.witnesses_packed;
+    out->packed_bytes = es.packed_bytes;
     out->max_queued = d->cfg.daemon.max_queued_jobs;
     for (unsigned i = 0; i < d->n_devices && i < es.n_devices; i++) {
         const engine_device_stats_t *s = &es.devices[i];
@@ -349,6 +351,8 @@ static void json_queues(cJSON *root, const daemon_stats_t *s, int *ok)
         num(mem, "pinned_bytes", (double)s->pinned_bytes, ok);
         num(mem, "pinned_limit_bytes", (double)s->pinned_limit, ok);
         num(mem, "witness_buffers_kept_bytes", (double)s->pinned_kept_bytes, ok);
+        num(mem, "witnesses_packed", (double)s->witnesses_packed, ok);
+        num(mem, "witness_packed_bytes", (double)s->packed_bytes, ok);
     }
     cJSON *tot = obj_in(root, "totals", ok);
     for (int k = 0; tot && k < ENGINE_KIND_COUNT; k++) {

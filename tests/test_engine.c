@@ -2384,9 +2384,10 @@ typedef struct stress_job {
     const fixture_t *f;
 } stress_job_t;
 
-static void test_stress(void **state)
+/* Once with whole witnesses, once with every witness packed (the packs
+ * through the same evictions, retries and cancels). */
+static void stress_round(engine_witness_pack pack)
 {
-    (void)state;
     /* three 2^6 keys of 64 KiB + 64 KiB scratch: sim0 holds them all, sim1
      * two, sim2 one, so keys are evicted and partitions blocked */
     static const size_t caps[3] = {1024 * KIB, 250 * KIB, 150 * KIB};
@@ -2398,6 +2399,7 @@ static void test_stress(void **state)
     r->cfg.aging_ns = 50 * MS;
     r->cfg.max_retries = 2;
     r->cfg.max_retained = (unsigned)n + 16;
+    r->cfg.witness_pack = pack;
     rig_start(r);
     engine_key_t *kbp2 = rig_key(r, &g_bp2, "bp6b", 1);
     for (int d = 0; d < 3; d++)
@@ -2485,13 +2487,19 @@ static void test_stress(void **state)
     for (int p = 0; p < CUZK_PRIO_COUNT; p++)
         assert_int_equal(st.witness_queue[p] + st.ready_queue[p], 0);
     assert_int_equal(st.ready_bytes, 0);
-    printf("test_engine: stress: %d jobs: %u done, %u cancelled, %u failed; proofs per device "
-           "%llu %llu %llu, evictions %llu %llu %llu, streamed %llu %llu %llu\n",
-           n, done, cancelled, failed, (unsigned long long)st.devices[0].proofs,
-           (unsigned long long)st.devices[1].proofs, (unsigned long long)st.devices[2].proofs,
-           (unsigned long long)st.devices[0].evictions, (unsigned long long)st.devices[1].evictions,
-           (unsigned long long)st.devices[2].evictions, (unsigned long long)st.devices[0].streamed,
-           (unsigned long long)st.devices[1].streamed, (unsigned long long)st.devices[2].streamed);
+    if (pack == ENGINE_PACK_ALWAYS) /* every witness made was packed */
+        assert_true(st.witnesses_packed > 0);
+    else
+        assert_int_equal(st.witnesses_packed, 0);
+    printf("test_engine: stress (witnesses %s): %d jobs: %u done, %u cancelled, %u failed; "
+           "proofs per device %llu %llu %llu, evictions %llu %llu %llu, streamed %llu %llu "
+           "%llu, %llu packed\n",
+           engine_witness_pack_str(pack), n, done, cancelled, failed,
+           (unsigned long long)st.devices[0].proofs, (unsigned long long)st.devices[1].proofs,
+           (unsigned long long)st.devices[2].proofs, (unsigned long long)st.devices[0].evictions,
+           (unsigned long long)st.devices[1].evictions, (unsigned long long)st.devices[2].evictions,
+           (unsigned long long)st.devices[0].streamed, (unsigned long long)st.devices[1].streamed,
+           (unsigned long long)st.devices[2].streamed, (unsigned long long)st.witnesses_packed);
     assert_true(proofs >= done);
     assert_true(st.devices[1].evictions + st.devices[2].evictions > 0);
     rig_check_held(r); /* evicted keys left every backend */
@@ -2501,6 +2509,13 @@ static void test_stress(void **state)
     for (int i = 0; i < NV; i++)
         free(var[i]);
     rig_stop(r);
+}
+
+static void test_stress(void **state)
+{
+    (void)state;
+    stress_round(ENGINE_PACK_OFF);
+    stress_round(ENGINE_PACK_ALWAYS);
 }
 
 /* A key that cannot be made resident beside one in use travels with its

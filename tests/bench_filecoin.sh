@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `cuzk bench filecoin` at 2 KiB on the CPU: real sealed inputs through the
 # engine for window-post (one and two partitions), snap-deals-poseidon,
-# winning-post (also with its witnesses packed) and porep
+# winning-post (also with its witnesses packed) and porep (made packed)
 # (CUZK_BENCH_FIL_POREP=0 skips the PoRep: 2.7 M constraints, minutes
 # instrumented); each run exits 0 and its JSON line says every proof was
 # verified, with the partitions, proofs and sectors asked for. Bad flags
@@ -82,9 +82,9 @@ run "winning-post 2KiB" \
     "j['kind'] == 'winning-post' and j['partitions'] == 1 and j['sectors'] == 1 and j['steady'] is True" \
     --kind winning-post --sector-size 2KiB --proofs 2 --in-flight 1
 if [ "${CUZK_BENCH_FIL_POREP:-1}" != 0 ]; then
-    run "porep 2KiB" \
-        "j['kind'] == 'porep' and j['seal_proof'] == 'StackedDrg2KiBV1_1' and j['partitions'] == 1" \
-        --kind porep --sector-size 2KiB --proofs 1
+    run "porep 2KiB, its witness made packed (--witness-pack always)" \
+        "j['kind'] == 'porep' and j['seal_proof'] == 'StackedDrg2KiBV1_1' and j['partitions'] == 1 and j['witnesses_packed'] == 1 and j['witness_pack_mib'] < 0.2 * j['variables'] * 32 / 2**20" \
+        --kind porep --sector-size 2KiB --proofs 1 --witness-pack always
 else
     echo "skip: porep 2KiB (CUZK_BENCH_FIL_POREP=0)"
 fi

@@ -1108,6 +1108,93 @@ static void pack_round(engine_witness_pack mode, int takes, int want_packed)
     assert_int_equal(local.allocs, local.frees);
 }
 
+/* engine_witness_t.pack_fn: with packing on and a key that checks
+ * nothing, the witness is made packed (fn never runs, no pool buffer is
+ * taken) and the proofs are the CPU's; with packing off, or a key that
+ * checks its witnesses, fn runs as before; a pack of the wrong length
+ * fails its job, named. */
+typedef struct pack_gen {
+    gen_ctx_t g;
+    int pack_calls;
+    int short_by; /* make the pack this many values short */
+} pack_gen_t;
+
+static cuzk_status gen_fill_pack(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err)
+{
+    return gen_fill(&((pack_gen_t *)ctx)->g, w, n, threads, err);
+}
+
+static cuzk_status gen_pack(void *ctx, fr_pack_t *pack, size_t n, int threads, cuzk_error_t *err)
+{
+    pack_gen_t *p = ctx;
+    __atomic_add_fetch(&p->pack_calls, 1, __ATOMIC_SEQ_CST);
+    assert_int_equal(n, p->g.n);
+    return fr_pack_make(pack, p->g.w, n - (size_t)p->short_by, threads, err);
+}
+
+static void pack_fn_round(engine_witness_pack mode, int check, int want_pack_fn)
+{
+    rig_t *r = rig_slot();
+    rig_init(r, 1, CAP_BIG, TWO_WORKERS, NULL);
+    r->dev[0].takes_packed = 1;
+    r->cfg.witness_pack = mode;
+    rig_start(r);
+    engine_key_t *k = rig_key(r, &g_bp, "bp6-pack", check);
+    enum { PARTS = 3 };
+    pack_gen_t pg = {{g_bp.w, g_bp.pk.n_vars, 0, 0, 0}, 0, 0};
+    engine_witness_t wit[PARTS];
+    for (int i = 0; i < PARTS; i++)
+        wit[i] = (engine_witness_t){
+            .form = ENGINE_WITNESS_FN, .fn = gen_fill_pack, .ctx = &pg, .pack_fn = gen_pack};
+    uint64_t seed = tu_rand64();
+    fr_t rr, ss;
+    rand_fr(&rr, &seed);
+    rand_fr(&ss, &seed);
+    engine_job_spec_t spec = {.kind = ENGINE_KIND_BELLPERSON,
+                              .user = r,
+                              .priority = CUZK_PRIO_NORMAL,
+                              .key = k,
+                              .witnesses = wit,
+                              .n_partitions = PARTS,
+                              .fixed_rs = 1,
+                              .r = rr,
+                              .s = ss};
+    uint8_t want[192];
+    reference_proof(want, &g_bp, g_bp.w, &rr, &ss);
+    engine_job_id_t id = 0;
+    cuzk_error_t err = {0};
+    assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+    await_proofs_equal(r, id, PARTS, want);
+    assert_int_equal(pg.pack_calls, want_pack_fn ? PARTS : 0);
+    assert_int_equal(pg.g.calls, want_pack_fn ? 0 : PARTS);
+    engine_stats_t st;
+    engine_stats(r->e, &st);
+    if (want_pack_fn) {
+        assert_int_equal(st.witnesses_packed, PARTS);
+        assert_int_equal(st.witness_pool_buffers, 0); /* none was ever taken */
+        /* a pack one value short fails the job, named */
+        pg.short_by = 1;
+        assert_int_equal(engine_submit(r->e, &id, &spec, &err), CUZK_OK);
+        engine_result_t res;
+        assert_int_equal(engine_await(r->e, id, 60000, &res, &err), CUZK_ERR_ARG);
+        assert_int_equal(res.state, ENGINE_JOB_FAILED);
+        assert_non_null(strstr(res.error.msg, "packed witness of"));
+        engine_result_free(&res);
+    }
+    engine_key_release(r->e, k);
+    good_job(r);
+    rig_stop(r);
+}
+
+static void test_witness_pack_fn(void **state)
+{
+    (void)state;
+    pack_fn_round(ENGINE_PACK_ALWAYS, 0, 1);
+    pack_fn_round(ENGINE_PACK_AUTO, 0, 1);
+    pack_fn_round(ENGINE_PACK_OFF, 0, 0);
+    pack_fn_round(ENGINE_PACK_ALWAYS, 1, 0); /* the key checks: made whole, then packed */
+}
+
 static void test_witness_pack(void **state)
 {
     (void)state;
@@ -2635,6 +2722,7 @@ int main(void)
         cmocka_unit_test_teardown(test_witness_share, rig_teardown),
         cmocka_unit_test_teardown(test_witness_pool, rig_teardown),
         cmocka_unit_test_teardown(test_witness_pack, rig_teardown),
+        cmocka_unit_test_teardown(test_witness_pack_fn, rig_teardown),
         cmocka_unit_test_teardown(test_preload_warm, rig_teardown),
         cmocka_unit_test_teardown(test_preload_lane, rig_teardown),
         cmocka_unit_test_teardown(test_multi_partition, rig_teardown),

@@ -81,6 +81,15 @@ static void check_partition(const fil_job_t *j, unsigned i, int check)
         fr_from_u64(&one, 1);
         assert_true(fr_equal(&w[0], &one));
         assert_memory_equal(&w[1], in, n * sizeof *in);
+        /* made packed: the vector's pack */
+        fr_pack_t want_pack, got_pack;
+        assert_int_equal(fr_pack_make(&want_pack, w, nv, 1, &err), CUZK_OK);
+        if (fil_job_witness_pack(&got_pack, nv, np, j, i, &o, &err) != CUZK_OK)
+            fail_msg("partition %u packed: %s", i, err.msg);
+        assert_int_equal(got_pack.bytes, want_pack.bytes);
+        assert_memory_equal(got_pack.block, want_pack.block, want_pack.bytes);
+        fr_pack_free(&got_pack);
+        fr_pack_free(&want_pack);
         free(w);
     }
     free(in);
@@ -98,6 +107,15 @@ static cuzk_status witness_of(const fil_job_t *j, unsigned i, fil_witness_mode m
     fil_witness_opts_t o = {mode, 1, 0, 0};
     cuzk_status st = fil_job_witness(w, nv, np, j, i, &o, err);
     free(w);
+    /* made packed: the same outcome, and nothing left on a failure */
+    fr_pack_t pk;
+    cuzk_error_t pe = {0};
+    assert_int_equal(fil_job_witness_pack(&pk, nv, np, j, i, &o, &pe), st);
+    if (st != CUZK_OK) {
+        assert_null(pk.block);
+        assert_string_equal(pe.msg, err->msg);
+    }
+    fr_pack_free(&pk);
     return st;
 }
 

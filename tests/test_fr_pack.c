@@ -83,6 +83,12 @@ static void round_trip(size_t n, mix m, int threads)
     memset(x, 0xa5, n * sizeof *x);
     assert_int_equal(fr_pack_expand(x, &p, threads), CUZK_OK);
     assert_memory_equal(x, w, n * sizeof *x);
+    /* packs of one vector are equal bytes, whatever the threads */
+    fr_pack_t again;
+    assert_int_equal(fr_pack_make(&again, w, n, 1 + threads % 4, &err), CUZK_OK);
+    assert_int_equal(again.bytes, p.bytes);
+    assert_memory_equal(again.block, p.block, p.bytes);
+    fr_pack_free(&again);
     /* a view of a copy of the block reads the same */
     void *copy = malloc(p.bytes);
     assert_non_null(copy);

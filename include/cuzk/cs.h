@@ -159,6 +159,18 @@ cuzk_status cs_reserve(cs_t *cs, uint64_t aux, uint64_t inputs);
 cuzk_status cs_bind_values(cs_t *cs, fr_t *inputs, size_t n_inputs_cap, fr_t *aux, size_t n_aux_cap,
                            cuzk_error_t *err);
 
+/* After cs_bind_values, before any aux variable: aux j's value goes to
+ * the packed bitmaps nz and full (fr_pack.h's, n_bits long, cleared by the
+ * caller) at bit bit0 + j, and to aux[j] only when it is neither 0 nor 1:
+ * a witness of mostly bits writes a few of its aux values (aux may be
+ * sparse memory: untouched pages cost nothing). Reads (cs_value, the
+ * linear combinations) see every value as before; cs_aux_values has no
+ * whole vector to give then (NULL). cs_parallel children share the
+ * binding. CUZK_ERR_ARG when called out of turn or the bitmaps are too
+ * short for the aux capacity. */
+cuzk_status cs_bind_bits(cs_t *cs, uint64_t *nz, uint64_t *full, uint64_t bit0, uint64_t n_bits,
+                         cuzk_error_t *err);
+
 /* The value of v (zero when values are not kept). */
 void cs_value(fr_t *out, const cs_t *cs, cs_var_t v);
 /* The value vectors, valid until the next allocation: *n = count. NULL when

@@ -77,6 +77,7 @@
 #include "cuzk/backend.h"
 #include "cuzk/circuit.h"
 #include "cuzk/device.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/groth16.h"
 #include "cuzk/ledger.h"
 #include "cuzk/priority.h"
@@ -378,6 +379,12 @@ typedef enum engine_witness_form {
 typedef cuzk_status (*engine_witness_fn)(void *ctx, fr_t *w, size_t n, int threads,
                                          cuzk_error_t *err);
 
+/* The same witness made packed (fr_pack.h; pack->n = n), never whole: a
+ * generator that classifies its values as it makes them (a Filecoin
+ * PoRep's, fil_job_witness_pack). *pack is the engine's after CUZK_OK. */
+typedef cuzk_status (*engine_witness_pack_fn)(void *ctx, fr_pack_t *pack, size_t n, int threads,
+                                              cuzk_error_t *err);
+
 typedef struct engine_witness {
     engine_witness_form form;
     const uint8_t *wtns; /* ENGINE_WITNESS_WTNS: size bytes */
@@ -388,6 +395,12 @@ typedef struct engine_witness {
      * until the job is settled. */
     engine_witness_fn fn;
     void *ctx;
+    /* Optional, ENGINE_WITNESS_FN: used instead of fn (with the same ctx)
+     * when the engine packs witnesses (engine_config_t.witness_pack) and
+     * the key checks none (engine_key_spec_t r1cs and check NULL): no
+     * n-value buffer is taken, and the pack is kept whatever its size
+     * (give it only for witnesses that pack well). */
+    engine_witness_pack_fn pack_fn;
 } engine_witness_t;
 
 typedef struct engine_job_spec {

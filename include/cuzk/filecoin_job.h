@@ -59,6 +59,7 @@
 #include "cuzk/filecoin_public.h"
 #include "cuzk/filecoin_update.h"
 #include "cuzk/fr.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -132,6 +133,12 @@ void fil_job_part_free(fil_job_part_t *part); /* accepts NULL and a zeroed part 
  * unspecified. */
 cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_job_t *j, unsigned i,
                             const fil_witness_opts_t *opts, cuzk_error_t *err);
+
+/* The same witness made packed (fil_partition_witness_pack: the whole
+ * vector never exists), its inputs read back from the pack and compared.
+ * *out is empty on any error, else the caller's (fr_pack_free). */
+cuzk_status fil_job_witness_pack(fr_pack_t *out, size_t n_vars, size_t n_public, const fil_job_t *j,
+                                 unsigned i, const fil_witness_opts_t *opts, cuzk_error_t *err);
 
 /* Why partition i's proof could not verify: its witness made again with
  * every constraint evaluated (FIL_WITNESS_CHECK, on `threads` as

@@ -33,6 +33,7 @@
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_update.h"
 #include "cuzk/fr.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -101,6 +102,18 @@ cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
  * CUZK_ERR_ARG (w NULL, n_public >= n_vars, sizes, the partition's
  * values), CUZK_ERR_NOMEM. */
 cuzk_status fil_partition_witness_into(fr_t *w, size_t n_vars, size_t n_public,
+                                       const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                       cuzk_error_t *err);
+
+/* The same witness packed (fr_pack.h: zeros and ones as bits), made as
+ * such: the cs classifies each aux value as it makes it (cs_bind_bits),
+ * so the n_vars-value vector never exists; only the values other than 0
+ * and 1 are stored, in a mapping whose untouched pages cost nothing, then
+ * gathered into the pack. The pack's bytes equal fr_pack_make's of
+ * fil_partition_witness_into's vector. Arguments, sizes and errors as
+ * fil_partition_witness_into (*out is empty on any error); also
+ * CUZK_ERR_ARG past FR_PACK_MAX_VALUES. */
+cuzk_status fil_partition_witness_pack(fr_pack_t *out, size_t n_vars, size_t n_public,
                                        const fil_partition_t *p, const fil_witness_opts_t *opts,
                                        cuzk_error_t *err);
 

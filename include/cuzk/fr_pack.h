@@ -63,6 +63,15 @@ static inline size_t fr_pack_bytes(size_t n, size_t n_full)
  * FR_PACK_MAX_VALUES, CUZK_ERR_NOMEM without memory (p is then empty). */
 cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuzk_error_t *err);
 
+/* Completes a pack whose bitmaps a writer set as it made the values
+ * (cs_bind_bits): block, malloc'd with fr_pack_vals_offset(n) bytes and
+ * nz, full filled, is the pack's from now (freed on failure); the ranks
+ * are counted and the full values gathered, value i from head[i] for i <
+ * n_head, else from tail[i - n_head] (only where full is set is it read).
+ * CUZK_ERR_NOMEM without memory (p is then empty). */
+cuzk_status fr_pack_finish(fr_pack_t *p, void *block, size_t n, const fr_t *head, size_t n_head,
+                           const fr_t *tail, int threads, cuzk_error_t *err);
+
 /* A view of a block laid out as above (block's bytes, unchecked). */
 void fr_pack_view(fr_pack_t *p, void *block, size_t n, size_t n_full);
 

@@ -44,6 +44,7 @@ cuzk_status cs_new(cs_t **out, cs_mode mode, cuzk_error_t *err)
     cs->err.code = CUZK_OK;
     cs->threads = 1;
     cs->a_aux.own_n = cs->b_input.own_n = cs->b_aux.own_n = SIZE_MAX;
+    cs->vnz.own_n = cs->vfull.own_n = SIZE_MAX;
     cs->pow2[0] = FR_ONE;
     for (unsigned i = 1; i < 256; i++)
         fr_dbl(&cs->pow2[i], &cs->pow2[i - 1]);
@@ -183,6 +184,58 @@ cuzk_status cs_bind_values(cs_t *cs, fr_t *inputs, size_t n_inputs_cap, fr_t *au
     return CUZK_OK;
 }
 
+cuzk_status cs_bind_bits(cs_t *cs, uint64_t *nz, uint64_t *full, uint64_t bit0, uint64_t n_bits,
+                         cuzk_error_t *err)
+{
+    if (!cs->bound || cs->vbits || cs->n_aux != 0)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cs_bind_bits: only once, after cs_bind_values and before any aux "
+                              "variable");
+    if (!nz || !full || bit0 + cs->aux_cap > n_bits)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "cs_bind_bits: bitmaps of %llu bits cannot hold aux from bit %llu "
+                              "(capacity %llu)",
+                              (unsigned long long)n_bits, (unsigned long long)bit0,
+                              (unsigned long long)cs->aux_cap);
+    size_t words = (size_t)((n_bits + 63) / 64);
+    cs->vnz.words = nz;
+    cs->vfull.words = full;
+    cs->vnz.n_words = cs->vfull.n_words = words;
+    cs->vbit0 = bit0;
+    cs->vbits = 1;
+    return CUZK_OK;
+}
+
+/* A bit of a packed bitmap: plainly in the words the cs owns, with an
+ * atomic OR in those a running sibling shares (as density_set). */
+static inline void vbit_set(cs_density_t *d, uint64_t i)
+{
+    size_t w = (size_t)(i >> 6);
+    uint64_t m = 1ull << (i & 63);
+    if (w - d->own_lo >= d->own_n)
+        __atomic_fetch_or(&d->words[w], m, __ATOMIC_RELAXED);
+    else
+        d->words[w] |= m;
+}
+
+/* Aux j's value: classified into the packed bitmaps (zeros set nothing:
+ * the bitmaps start clear), kept in aux_val only when neither 0 nor 1. */
+static inline void store_aux(cs_t *cs, uint64_t j, const fr_t *v)
+{
+    if (!cs->vbits) {
+        cs->aux_val[j] = *v;
+        return;
+    }
+    if ((v->l[0] | v->l[1] | v->l[2] | v->l[3]) == 0)
+        return;
+    uint64_t i = cs->vbit0 + j;
+    vbit_set(&cs->vnz, i);
+    if (!fr_equal(v, &FR_ONE)) {
+        vbit_set(&cs->vfull, i);
+        cs->aux_val[j] = *v;
+    }
+}
+
 cs_var_t cs_alloc(cs_t *cs, const fr_t *value)
 {
     uint64_t j = cs->n_aux;
@@ -190,12 +243,8 @@ cs_var_t cs_alloc(cs_t *cs, const fr_t *value)
         cs_fail(cs, CUZK_ERR_CAPACITY, "cs: more than 2^31 aux variables");
         return CS_VAR_AUX | CS_VAR_INDEX_MAX;
     }
-    if (cs->values && (j < cs->aux_cap || grow_values(cs, &cs->aux_val, &cs->aux_cap, j + 1))) {
-        if (cs->fault_set && j == cs->fault_index)
-            cs->aux_val[j] = cs->fault_value;
-        else
-            cs->aux_val[j] = *value;
-    }
+    if (cs->values && (j < cs->aux_cap || grow_values(cs, &cs->aux_val, &cs->aux_cap, j + 1)))
+        store_aux(cs, j, cs->fault_set && j == cs->fault_index ? &cs->fault_value : value);
     cs->n_aux = j + 1;
     return CS_VAR_AUX | (cs_var_t)j;
 }
@@ -224,7 +273,7 @@ void cs_value(fr_t *out, const cs_t *cs, cs_var_t v)
     if (!cs->values) {
         *out = FR_ZERO;
     } else if (cs_var_is_aux(v)) {
-        *out = j < cs->n_aux && j < cs->aux_cap ? cs->aux_val[j] : FR_ZERO;
+        *out = *cs_aux_ref_(cs, j);
     } else {
         *out = j < cs->n_inputs && j < cs->in_cap ? cs->in_val[j] : FR_ZERO;
     }
@@ -240,8 +289,9 @@ const fr_t *cs_input_values(const cs_t *cs, size_t *n)
 
 const fr_t *cs_aux_values(const cs_t *cs, size_t *n)
 {
-    *n = cs->values ? (size_t)(cs->n_aux < cs->aux_cap ? cs->n_aux : cs->aux_cap) : 0;
-    return cs->values ? cs->aux_val : NULL;
+    int whole = cs->values && !cs->vbits;
+    *n = whole ? (size_t)(cs->n_aux < cs->aux_cap ? cs->n_aux : cs->aux_cap) : 0;
+    return whole ? cs->aux_val : NULL;
 }
 
 const fr_t *cs_pow2(const cs_t *cs, unsigned i)

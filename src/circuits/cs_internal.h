@@ -62,6 +62,12 @@ struct cs {
     fr_t *aux_val, *in_val; /* when values */
     uint64_t aux_cap, in_cap;
     int bound; /* cs_bind_values: the vectors are the caller's (never grown or freed) */
+    /* cs_bind_bits: aux j's value classified at bit vbit0 + j of the
+     * caller's packed bitmaps (fr_pack.h); only values other than 0 and 1
+     * reach aux_val. own_lo/own_n as for the densities. */
+    int vbits;
+    uint64_t vbit0;
+    cs_density_t vnz, vfull;
 
     cs_lc_t **pool;
     size_t pool_n, pool_cap;
@@ -111,6 +117,23 @@ struct cs {
     struct cs_team *team; /* the thread budget of the outermost call; NULL outside one */
     cs_task_info_t task;  /* what this child may write, when task.child */
 };
+
+/* Where aux j's value is read (0 and 1 from the packed bitmaps, when
+ * bound); FR_ZERO past the values made. Relaxed loads: a sibling task may
+ * be setting other bits of an edge word. */
+static inline const fr_t *cs_aux_ref_(const cs_t *cs, uint64_t j)
+{
+    if (j >= cs->n_aux || j >= cs->aux_cap)
+        return &FR_ZERO;
+    if (!cs->vbits)
+        return &cs->aux_val[j];
+    uint64_t i = cs->vbit0 + j, m = 1ull << (i & 63);
+    if (!(__atomic_load_n(&cs->vnz.words[i >> 6], __ATOMIC_RELAXED) & m))
+        return &FR_ZERO;
+    if (!(__atomic_load_n(&cs->vfull.words[i >> 6], __ATOMIC_RELAXED) & m))
+        return &FR_ONE;
+    return &cs->aux_val[j];
+}
 
 /* Grows lc to hold at least one more term; 0 (and CUZK_ERR_NOMEM recorded)
  * when it cannot. */

@@ -375,7 +375,7 @@ void cs_lc_eval(fr_t *out, const cs_t *cs, const cs_lc_t *lc)
         uint64_t j = cs_var_index(t->var);
         const fr_t *v;
         if (cs_var_is_aux(t->var))
-            v = j < cs->n_aux && j < cs->aux_cap ? &cs->aux_val[j] : &FR_ZERO;
+            v = cs_aux_ref_(cs, j);
         else
             v = j < cs->n_inputs && j < cs->in_cap ? &cs->in_val[j] : &FR_ZERO;
         if (cs_fr_is_one_(&t->coeff)) {

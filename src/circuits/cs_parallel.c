@@ -117,6 +117,12 @@ static void child_init(cs_t *c, const job_t *job, size_t i)
     child_density(&c->a_aux, &p->a_aux, c->task.aux0, c->aux_cap);
     child_density(&c->b_aux, &p->b_aux, c->task.aux0, c->aux_cap);
     child_density(&c->b_input, &p->b_input, c->task.in0, c->in_cap);
+    c->vbits = p->vbits;
+    c->vbit0 = p->vbit0;
+    if (c->vbits) { /* the packed bitmaps, in their own index space */
+        child_density(&c->vnz, &p->vnz, c->vbit0 + c->task.aux0, c->vbit0 + c->aux_cap);
+        child_density(&c->vfull, &p->vfull, c->vbit0 + c->task.aux0, c->vbit0 + c->aux_cap);
+    }
     memcpy(c->pow2, p->pow2, sizeof c->pow2);
     memcpy(c->neg_pow2, p->neg_pow2, sizeof c->neg_pow2);
     c->minus_one = p->minus_one;

@@ -99,6 +99,9 @@ cuzk_status dmn_fil_new(dmn_fil_t **out, engine_kind kind, const daemon_filecoin
 void dmn_fil_free(dmn_fil_t *x); /* accepts NULL */
 /* engine_witness_fn over a dmn_fil_part_t. */
 cuzk_status dmn_fil_witness(void *ctx, fr_t *w, size_t n, int threads, cuzk_error_t *err);
+/* engine_witness_pack_fn: the same witness made packed. */
+cuzk_status dmn_fil_witness_pack(void *ctx, fr_pack_t *pack, size_t n, int threads,
+                                 cuzk_error_t *err);
 /* A job whose proof failed verification: when the vanilla proof is what
  * the circuit refuses, *error becomes CUZK_ERR_INVALID naming the
  * partition and the constraint (fil_job_diagnose, on the failed

@@ -517,9 +517,14 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
             st = cuzk_error_set(&e, CUZK_ERR_NOMEM, "daemon_submit: no memory");
         } else {
             for (size_t i = 0; i < n; i++)
+                /* PoRep witnesses are ~98% bits: made packed where the
+                 * engine packs (memory.witness_pack) */
                 ws[i] = j->fil ? (engine_witness_t){.form = ENGINE_WITNESS_FN,
                                                     .fn = dmn_fil_witness,
-                                                    .ctx = &j->fil->parts[i]}
+                                                    .ctx = &j->fil->parts[i],
+                                                    .pack_fn = j->kind == ENGINE_KIND_POREP
+                                                                   ? dmn_fil_witness_pack
+                                                                   : NULL}
                                : (engine_witness_t){.form = ENGINE_WITNESS_WTNS,
                                                     .wtns = w[i].data,
                                                     .size = w[i].len};

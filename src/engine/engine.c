@@ -640,6 +640,7 @@ static cuzk_status job_make(const engine_t *e, eng_job_t **out, const engine_job
         } else if (w->form == ENGINE_WITNESS_FN) {
             t->fn = w->fn; /* the buffer is made in the witness stage */
             t->fn_ctx = w->ctx;
+            t->pack_fn = w->pack_fn;
             continue;
         } else {
             t->wcopy = malloc(w->n * sizeof *w->w);

@@ -79,6 +79,7 @@ typedef struct eng_task {
     int wpool_hook;        /* ... made by its host allocator */
     engine_witness_fn fn;
     void *fn_ctx;
+    engine_witness_pack_fn pack_fn; /* optional: made packed (engine_t.pack, no check) */
     /* the witness stage's output: w points into wt.w or wcopy */
     wtns_t wt;
     const fr_t *w;

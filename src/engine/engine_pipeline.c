@@ -170,6 +170,31 @@ static cuzk_status witness_run(engine_t *e, eng_task_t *t, int threads, cuzk_err
     eng_job_t *j = t->job;
     const engine_key_spec_t *ks = &j->key->spec;
     cuzk_status st = CUZK_OK;
+    if (t->form == ENGINE_WITNESS_FN && t->pack_fn && e->pack && !ks->r1cs && !ks->check) {
+        /* made packed: no buffer of n values, no check to run on one */
+        size_t n = ks->pk->n_vars;
+        if ((st = t->pack_fn(t->fn_ctx, &t->pack, n, threads, err)) != CUZK_OK)
+            return st;
+        if (t->pack.n != n) {
+            size_t got = t->pack.n;
+            fr_pack_free(&t->pack);
+            return cuzk_error_set(err, CUZK_ERR_ARG,
+                                  "partition %u: a packed witness of %zu values, the key expects "
+                                  "%zu",
+                                  t->index, got, n);
+        }
+        fr_t v;
+        fr_pack_get(&v, &t->pack, 0);
+        if (!fr_is_one(&v)) {
+            fr_pack_free(&t->pack);
+            return cuzk_error_set(err, CUZK_ERR_ARG, "partition %u: witness wire 0 is not 1",
+                                  t->index);
+        }
+        for (size_t k = 0; k < j->n_public; k++)
+            fr_pack_get(&j->inputs[(size_t)t->index * j->n_public + k], &t->pack, 1 + k);
+        t->packed = 1;
+        return CUZK_OK;
+    }
     if (t->form == ENGINE_WITNESS_WTNS || t->form == ENGINE_WITNESS_FN) {
         /* parsed or made straight into a pool buffer (reused; page-locked
          * with a host allocator) */

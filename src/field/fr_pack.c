@@ -1,9 +1,10 @@
 /* Packed witness vectors (include/cuzk/fr_pack.h).
  *
- * Packing reads the vector twice: once whole, to set the bitmaps and count
- * each word's full values (so the block can be sized), and once more only
- * where the full bitmap points. Work is split by 64-value words, so every
- * word of the bitmaps has one writer. */
+ * Packing reads the vector twice: once whole, to set the bitmaps (so the
+ * block can be sized), and once more only where the full bitmap points. A
+ * writer that sets the bitmaps as it makes the values (cs_bind_bits) skips
+ * the first read (fr_pack_finish). Work is split by 64-value words, so
+ * every word of the bitmaps has one writer. */
 #include "cuzk/fr_pack.h"
 
 #include <stdlib.h>
@@ -40,11 +41,13 @@ void fr_pack_view(fr_pack_t *p, void *block, size_t n, size_t n_full)
 
 typedef struct pack_ctx {
     fr_pack_t *p;
-    const fr_t *w;
+    const fr_t *w; /* values [0, n_head) */
+    size_t n_head;
+    const fr_t *tail; /* values [n_head, n) at tail[i - n_head] */
     fr_t *out;
 } pack_ctx_t;
 
-/* Bitmaps, and each word's full count in rank[k + 1] (scanned after). */
+/* The bitmaps of w (one writer per word). */
 static void classify_words(void *vctx, size_t begin, size_t end)
 {
     pack_ctx_t *c = vctx;
@@ -63,7 +66,6 @@ static void classify_words(void *vctx, size_t begin, size_t end)
         }
         c->p->nz[k] = nz;
         c->p->full[k] = full;
-        c->p->rank[k + 1] = (uint32_t)__builtin_popcountll(full);
     }
 }
 
@@ -75,37 +77,26 @@ static void gather_words(void *vctx, size_t begin, size_t end)
         uint64_t f = p->full[k];
         fr_t *dst = p->vals + p->rank[k];
         while (f) {
-            int b = __builtin_ctzll(f);
-            *dst++ = c->w[64 * k + (size_t)b];
+            size_t i = 64 * k + (size_t)__builtin_ctzll(f);
+            *dst++ = i < c->n_head ? c->w[i] : c->tail[i - c->n_head];
             f &= f - 1;
         }
     }
 }
 
-cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuzk_error_t *err)
+cuzk_status fr_pack_finish(fr_pack_t *p, void *block, size_t n, const fr_t *head, size_t n_head,
+                           const fr_t *tail, int threads, cuzk_error_t *err)
 {
     memset(p, 0, sizeof *p);
-    if (n > FR_PACK_MAX_VALUES)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fr_pack: %zu values, at most %zu", n,
-                              FR_PACK_MAX_VALUES);
-    if (n > 0 && !w)
-        return cuzk_error_set(err, CUZK_ERR_ARG, "fr_pack: NULL vector");
-    size_t words = fr_pack_words(n), maps = fr_pack_vals_offset(n);
-    void *block = malloc(maps);
-    if (!block)
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "fr_pack: no memory for %zu bytes of bitmaps",
-                              maps);
+    size_t words = fr_pack_words(n);
     fr_pack_view(p, block, n, 0);
-    pack_ctx_t c = {p, w, NULL};
+    /* ranks: an exclusive scan of the full bits (n < 2^32 keeps it in 32 bits) */
     p->rank[0] = 0;
-    if (parallel_for(words, GRAIN_WORDS, threads, classify_words, &c) != CUZK_OK) {
-        free(block);
-        memset(p, 0, sizeof *p);
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "fr_pack: no memory for threads");
-    }
-    /* exclusive scan of the counts; n < 2^32 keeps it in 32 bits */
     for (size_t k = 0; k < words; k++)
-        p->rank[k + 1] += p->rank[k];
+        p->rank[k + 1] = p->rank[k] + (uint32_t)__builtin_popcountll(p->full[k]);
+    /* the padding before vals, so that equal packs are equal bytes */
+    uint8_t *rank_end = (uint8_t *)(p->rank + words + 1);
+    memset(rank_end, 0, (size_t)((uint8_t *)block + fr_pack_vals_offset(n) - rank_end));
     size_t n_full = p->rank[words];
     /* large blocks grow in place (mremap): the bitmaps are not copied */
     void *grown = realloc(block, fr_pack_bytes(n, n_full));
@@ -117,11 +108,35 @@ cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuz
     }
     fr_pack_view(p, grown, n, n_full);
     p->block = grown;
+    pack_ctx_t c = {p, head, n_head, tail, NULL};
     if (n_full && parallel_for(words, GRAIN_WORDS, threads, gather_words, &c) != CUZK_OK) {
         fr_pack_free(p);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "fr_pack: no memory for threads");
     }
     return CUZK_OK;
+}
+
+cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuzk_error_t *err)
+{
+    memset(p, 0, sizeof *p);
+    if (n > FR_PACK_MAX_VALUES)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "fr_pack: %zu values, at most %zu", n,
+                              FR_PACK_MAX_VALUES);
+    if (n > 0 && !w)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "fr_pack: NULL vector");
+    size_t maps = fr_pack_vals_offset(n);
+    void *block = malloc(maps);
+    if (!block)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "fr_pack: no memory for %zu bytes of bitmaps",
+                              maps);
+    fr_pack_view(p, block, n, 0);
+    pack_ctx_t c = {p, w, n, NULL, NULL};
+    if (parallel_for(fr_pack_words(n), GRAIN_WORDS, threads, classify_words, &c) != CUZK_OK) {
+        free(block);
+        memset(p, 0, sizeof *p);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "fr_pack: no memory for threads");
+    }
+    return fr_pack_finish(p, block, n, w, n, NULL, threads, err);
 }
 
 void fr_pack_get(fr_t *out, const fr_pack_t *p, size_t i)
@@ -159,7 +174,7 @@ static void expand_words(void *vctx, size_t begin, size_t end)
 
 cuzk_status fr_pack_expand(fr_t *w, const fr_pack_t *p, int threads)
 {
-    pack_ctx_t c = {(fr_pack_t *)p, NULL, w};
+    pack_ctx_t c = {(fr_pack_t *)p, NULL, 0, NULL, w};
     return parallel_for(fr_pack_words(p->n), GRAIN_WORDS, threads, expand_words, &c);
 }
 

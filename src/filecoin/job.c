@@ -294,10 +294,12 @@ static cuzk_status compare_inputs(const fr_t *w, const fil_job_t *j, unsigned i,
     return CUZK_OK;
 }
 
-cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_job_t *j, unsigned i,
-                            const fil_witness_opts_t *opts, cuzk_error_t *err)
+/* Partition i's witness, whole into w or packed into pk. */
+static cuzk_status job_witness(fr_t *w, fr_pack_t *pk, size_t n_vars, size_t n_public,
+                               const fil_job_t *j, unsigned i, const fil_witness_opts_t *opts,
+                               cuzk_error_t *err)
 {
-    if (!w || !j)
+    if ((!w && !pk) || !j)
         return cuzk_error_set(err, CUZK_ERR_ARG, "fil_job_witness: NULL argument");
     if (i >= j->partitions)
         return cuzk_error_set(err, CUZK_ERR_ARG, "partition %u of %u", i, j->partitions);
@@ -311,7 +313,8 @@ cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_j
     if (st != CUZK_OK)
         return st;
     cuzk_error_t e = {0};
-    st = fil_partition_witness_into(w, n_vars, n_public, &part.p, opts, &e);
+    st = pk ? fil_partition_witness_pack(pk, n_vars, n_public, &part.p, opts, &e)
+            : fil_partition_witness_into(w, n_vars, n_public, &part.p, opts, &e);
     if (st == CUZK_ERR_ARG && partition_fits(&part.p, n_vars, n_public) == 1) {
         /* the sizes are right: a value the circuit's gadgets refuse, or an
          * unsatisfied constraint (FIL_WITNESS_CHECK) */
@@ -323,9 +326,38 @@ cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_j
         cuzk_error_set(err, st, "%s", e.msg);
     }
     fil_job_part_free(&part);
-    if (st == CUZK_OK)
-        st = compare_inputs(w, j, i, err);
+    if (st != CUZK_OK || w)
+        return st == CUZK_OK ? compare_inputs(w, j, i, err) : st;
+    /* a pack's ONE and inputs, read back for the comparison */
+    fr_t *head = malloc((n_public + 1) * sizeof *head);
+    if (!head) {
+        fr_pack_free(pk);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "partition %u: no memory for its inputs", i);
+    }
+    for (size_t k = 0; k <= n_public; k++)
+        fr_pack_get(&head[k], pk, k);
+    st = compare_inputs(head, j, i, err);
+    free(head);
+    if (st != CUZK_OK)
+        fr_pack_free(pk);
     return st;
+}
+
+cuzk_status fil_job_witness(fr_t *w, size_t n_vars, size_t n_public, const fil_job_t *j, unsigned i,
+                            const fil_witness_opts_t *opts, cuzk_error_t *err)
+{
+    if (!w)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_job_witness: NULL argument");
+    return job_witness(w, NULL, n_vars, n_public, j, i, opts, err);
+}
+
+cuzk_status fil_job_witness_pack(fr_pack_t *out, size_t n_vars, size_t n_public, const fil_job_t *j,
+                                 unsigned i, const fil_witness_opts_t *opts, cuzk_error_t *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_ARG, "fil_job_witness_pack: NULL argument");
+    memset(out, 0, sizeof *out);
+    return job_witness(NULL, out, n_vars, n_public, j, i, opts, err);
 }
 
 cuzk_status fil_job_diagnose(const fil_job_t *j, unsigned i, int threads, cuzk_error_t *err)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cuzk/ccs.h"
@@ -89,18 +90,23 @@ static cuzk_status synth_result(const cs_t *cs, const fil_partition_t *p, cuzk_e
     return CUZK_OK;
 }
 
-/* p's witness written in place: inputs bound at w, aux at w + 1 + n_public
- * (n_vars > n_public). *misfit: the partition's sizes are not the buffer's
- * (nothing was written past it: the bound cs refuses). */
-static cuzk_status witness_into(fr_t *w, size_t n_vars, size_t n_public, const fil_partition_t *p,
-                                const fil_witness_opts_t *o, int *misfit, cuzk_error_t *err)
+/* p's witness written in place: inputs bound at in (n_public + 1 values),
+ * aux at aux (n_vars > n_public); with bits (nz, full: packed bitmaps of
+ * n_vars, fr_pack.h), aux values are classified there and only those
+ * neither 0 nor 1 reach aux. *misfit: the partition's sizes are not the
+ * buffer's (nothing was written past it: the bound cs refuses). */
+static cuzk_status witness_bound(fr_t *in, fr_t *aux, uint64_t *nz, uint64_t *full, size_t n_vars,
+                                 size_t n_public, const fil_partition_t *p,
+                                 const fil_witness_opts_t *o, int *misfit, cuzk_error_t *err)
 {
     *misfit = 0;
     const size_t n_aux = n_vars - 1 - n_public;
     cs_t *cs = NULL;
     cuzk_status st = witness_cs(&cs, p, o, err);
     if (st == CUZK_OK)
-        st = cs_bind_values(cs, w, n_public + 1, w + 1 + n_public, n_aux, err);
+        st = cs_bind_values(cs, in, n_public + 1, aux, n_aux, err);
+    if (st == CUZK_OK && nz)
+        st = cs_bind_bits(cs, nz, full, n_public + 1, n_vars, err);
     if (st == CUZK_OK && cs_reserve(cs, n_aux, n_public + 1) != CUZK_OK) /* the densities */
         st = cs_status(cs, err);
     if (st == CUZK_OK) {
@@ -139,7 +145,57 @@ cuzk_status fil_partition_witness_into(fr_t *w, size_t n_vars, size_t n_public,
                               fil_circuit_kind_str(p->kind), n_vars, w ? "" : " (NULL)", n_public);
     fil_witness_opts_t o = opts_or_default(opts);
     int misfit;
-    return witness_into(w, n_vars, n_public, p, &o, &misfit, err);
+    return witness_bound(w, w + 1 + n_public, NULL, NULL, n_vars, n_public, p, &o, &misfit, err);
+}
+
+cuzk_status fil_partition_witness_pack(fr_pack_t *out, size_t n_vars, size_t n_public,
+                                       const fil_partition_t *p, const fil_witness_opts_t *opts,
+                                       cuzk_error_t *err)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!out || n_public >= n_vars || n_vars > FR_PACK_MAX_VALUES)
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "%s packed witness: %zu values%s cannot hold ONE and %zu public "
+                              "inputs (at most %zu values)",
+                              fil_circuit_kind_str(p->kind), n_vars, out ? "" : " (no pack)",
+                              n_public, FR_PACK_MAX_VALUES);
+    fil_witness_opts_t o = opts_or_default(opts);
+    const size_t n_aux = n_vars - 1 - n_public, words = fr_pack_words(n_vars);
+    /* The aux values other than 0 and 1 land in a mapping as large as the
+     * whole vector, never touched elsewhere: only their pages (a PoRep
+     * partition's Poseidon runs, ~100 MB of 4.2 GB) become memory. */
+    size_t span = n_aux ? n_aux * sizeof(fr_t) : 1;
+    void *aux = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    fr_t *in = malloc((n_public + 1) * sizeof *in);
+    void *block = calloc(1, fr_pack_vals_offset(n_vars));
+    cuzk_status st = CUZK_OK;
+    if (aux == MAP_FAILED || !in || !block)
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "%s packed witness: no memory for %zu values",
+                            fil_circuit_kind_str(p->kind), n_vars);
+    int misfit;
+    uint64_t *nz = block, *full = nz ? nz + words : NULL;
+    if (st == CUZK_OK)
+        st = witness_bound(in, aux, nz, full, n_vars, n_public, p, &o, &misfit, err);
+    if (st == CUZK_OK) {
+        /* ONE and the inputs, which the cs keeps whole */
+        for (size_t i = 0; i <= n_public; i++) {
+            const fr_t *v = &in[i];
+            if (fr_is_zero(v))
+                continue;
+            nz[i / 64] |= 1ull << (i % 64);
+            if (!fr_is_one(v))
+                full[i / 64] |= 1ull << (i % 64);
+        }
+        st = fr_pack_finish(out, block, n_vars, in, n_public + 1, aux, o.threads, err);
+        block = NULL; /* the pack's, or freed */
+    }
+    free(block);
+    free(in);
+    if (aux != MAP_FAILED)
+        munmap(aux, span);
+    return st;
 }
 
 /* Sizes not known: the cs grows its own vectors, then [ONE, inputs, aux]
@@ -190,7 +246,8 @@ cuzk_status fil_partition_witness(fr_t **w, size_t *n_vars, size_t *n_inputs,
             return cuzk_error_set(err, CUZK_ERR_NOMEM, "%s witness: no memory for %llu values",
                                   fil_circuit_kind_str(p->kind), (unsigned long long)o.n_vars);
         int misfit = 0;
-        st = witness_into(out, (size_t)o.n_vars, (size_t)o.n_public, p, &o, &misfit, err);
+        st = witness_bound(out, out + 1 + o.n_public, NULL, NULL, (size_t)o.n_vars,
+                           (size_t)o.n_public, p, &o, &misfit, err);
         if (st == CUZK_OK) {
             *w = out;
             *n_vars = (size_t)o.n_vars;

@@ -107,8 +107,10 @@ static int submit_proof(engine_t *e, engine_job_id_t *id, engine_key_t *key,
         return 0;
     }
     for (int p = 0; p < parts; p++)
-        ws[p] = (engine_witness_t){
-            .form = ENGINE_WITNESS_FN, .fn = B->fn, .ctx = B->ctx(B->user, proof, p)};
+        ws[p] = (engine_witness_t){.form = ENGINE_WITNESS_FN,
+                                   .fn = B->fn,
+                                   .ctx = B->ctx(B->user, proof, p),
+                                   .pack_fn = B->pack_fn};
     int ok = job_submit(e, id, key, B->kind, B->prio, ws, parts, B->cmd, "submit");
     free(ws);
     return ok;

@@ -114,6 +114,7 @@ typedef struct bench_run_cfg {
      * ctx is called at submit; what it returns must stay valid until the
      * run returns. */
     engine_witness_fn fn;
+    engine_witness_pack_fn pack_fn; /* optional (engine_witness_t.pack_fn) */
     void *(*ctx)(void *user, int proof, int part);
     void *user;
     const bench_run_side_t *side; /* NULL: none */

@@ -96,7 +96,7 @@ int bench_pack(int argc, char **argv)
     unsigned logs[MAX_LOGS], n_logs = 0, zero_pct = 49, one_pct = 49;
     int threads = 0, repeats = 5;
     char scalars[SCALARS_LABEL] = "zero-one:49,49";
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
         long x = v ? strtol(v, &end, 10) : 0;
@@ -121,7 +121,6 @@ int bench_pack(int argc, char **argv)
                     a, MAX_LOGS);
             return 2;
         }
-        i++;
     }
     if (n_logs == 0) {
         logs[n_logs++] = 20;

@@ -52,6 +52,10 @@
 #              benchmark of issue 20; FIL_WP_INFLIGHT proofs in flight,
 #              default 2; FIL_ARGS adds flags to every run, e.g.
 #              "--witness-pack auto"), with nvidia-smi samples
+#   pack-ab    issue 20's packed witnesses: cuzk bench filecoin --kind porep
+#              at FIL_SIZE (PACK_N proofs, default 3) at a 16 GiB budget
+#              (one worker), then resident (two workers), each with
+#              --witness-pack off, then auto (cuzk-$NEW; RSS, upload, s/proof)
 #   mixed      issue 21's mixed load: cuzk bench filecoin --kind porep at
 #              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
 #              WinningPoSt every MIX_EVERY seconds (default "30,2": the
@@ -348,6 +352,36 @@ filecoin() {
     return $rc
 }
 
+# Packed witnesses off and on, each layout on one binary and card (see
+# the header); a summary line per run last.
+pack_ab() {
+    local size=${FIL_SIZE:-32GiB} n=${PACK_N:-3} m lay rc=0 cache=$logs/pack-ab-circuits
+    mkdir -p "$cache"
+    for lay in 16g resident; do
+        for m in off auto; do
+            echo "-- $lay, --witness-pack $m"
+            if [ $lay = 16g ]; then
+                "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
+                    --proofs "$n" --vram-budget 16GiB --witness-pack $m \
+                    --circuit-cache "$cache" >"$logs/pack-ab-$lay-$m.txt" 2>&1 || rc=1
+            else
+                "$new" bench filecoin --kind porep --sector-size "$size" --device cuda \
+                    --proofs "$n" --workers 2 --witness-pack $m \
+                    --circuit-cache "$cache" >"$logs/pack-ab-$lay-$m.txt" 2>&1 || rc=1
+            fi
+            tail -n 12 "$logs/pack-ab-$lay-$m.txt"
+        done
+    done
+    rm -rf "$cache"
+    for f in "$logs"/pack-ab-*.txt; do
+        printf '%s: ' "$(basename "$f" .txt)"
+        grep -o '"s_per_proof":[0-9.]*\|"upload":[0-9.]*\|"rss_peak_gib":[0-9.]*\|"witnesses_packed":[0-9]*' \
+            "$f" | head -4 | tr '\n' ' '
+        echo
+    done
+    return $rc
+}
+
 # Issue 21's mixed load (see the header): the baseline and the mixed runs
 # share one circuit, one sealing and one key per kind.
 mixed() {
@@ -494,6 +528,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     engine) run_step engine 240 engine ;;
     porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
     filecoin) run_step filecoin "${FIL_LIMIT:-570}" filecoin ;;
+    pack-ab) run_step pack-ab "${PACK_LIMIT:-570}" pack_ab ;;
     mixed) run_step mixed "${MIX_LIMIT:-570}" mixed ;;
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;

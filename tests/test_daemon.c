@@ -853,6 +853,28 @@ static void test_status_metrics(void **state)
     dfix_rig_close(r);
 }
 
+/* memory.witness_pack reaches the engine: with "always" a job's witness
+ * waits packed (the sim device takes none: the prover expands it) and
+ * the proof still verifies; the status counts it. */
+static void test_witness_pack_config(void **state)
+{
+    (void)state;
+    dfix_rig_t *r = &g_rig;
+    dfix_rig_open(r, &g, "witness pack", 0, 1);
+    r->cfg.memory.witness_pack = ENGINE_PACK_ALWAYS;
+    dfix_rig_start(r);
+    daemon_request_t req = req_snarkjs(NULL);
+    daemon_result_t res;
+    assert_int_equal(daemon_prove(r->d, &res, NULL, &req, -1, NULL), CUZK_OK);
+    assert_int_equal(res.state, ENGINE_JOB_DONE);
+    daemon_result_free(&res);
+    daemon_stats_t s;
+    stats(r->d, &s);
+    assert_int_equal(s.witnesses_packed, 1);
+    assert_true(s.packed_bytes > 0);
+    dfix_rig_close(r);
+}
+
 /* ---- HTTP over a raw socket ---- */
 
 static char *http_get(uint16_t port, const char *path, int *status)
@@ -1182,6 +1204,7 @@ int main(void)
         cmocka_unit_test_teardown(test_restart, rig_teardown),
         cmocka_unit_test_teardown(test_resume_failures, rig_teardown),
         cmocka_unit_test_teardown(test_status_metrics, rig_teardown),
+        cmocka_unit_test_teardown(test_witness_pack_config, rig_teardown),
         cmocka_unit_test_teardown(test_http, rig_teardown),
         cmocka_unit_test_teardown(test_preload_evict, rig_teardown),
         cmocka_unit_test_teardown(test_preload_device_load, rig_teardown),

@@ -1075,8 +1075,8 @@ static void test_witness_pool(void **state)
 /* engine_config_t.witness_pack: with ALWAYS every witness of every form
  * waits packed (the CPU sims take none, so the prover expands each) and
  * the proofs are the CPU's; only the witnesses in the making held a pool
- * buffer (witness_buffers' default is then the pool's threads and the
- * lane), and the ready bytes are back to 0. AUTO packs nothing for devices
+ * buffer (no more were made than the pool's threads and the lane), and
+ * the ready bytes are back to 0. AUTO packs nothing for devices
  * that take no packs, and where they do, only a witness whose pack is at
  * most half its bytes. */
 static size_t g_full; /* the fixture witness's values other than 0 and 1 */

@@ -234,8 +234,9 @@ typedef struct engine_config {
     size_t host_bytes_max;
     /* Whether a witness waits for its device packed (fr_pack.h): made and
      * checked in a pool buffer as before, then packed and the buffer given
-     * back at once, so only the witnesses in the making hold n values
-     * (witness_buffers' default is then witness_threads and the lane). */
+     * back at once (or made packed, engine_witness_t.pack_fn), so only the
+     * witnesses in the making hold n values and the pool makes no more
+     * buffers than those. */
     engine_witness_pack witness_pack;
     /* Optional: called once per stage run, on the thread that ran it. */
     void (*on_event)(void *ctx, const engine_event_t *ev);

@@ -501,9 +501,10 @@ cuzk_status engine_new(engine_t **out, const engine_config_t *cfg, cuzk_error_t 
         for (unsigned d = 0; d < cfg->n_devices; d++)
             e->pack &= cfg->devices[d].takes_packed != 0;
     }
+    /* Packing lowers the count kept by itself: buffers are made when
+     * needed, and packed witnesses give theirs back as soon as they are
+     * made (a whole one, a PoSt's, still holds one while it waits). */
     unsigned keep = cfg->witness_buffers;
-    if (!keep && e->pack) /* only witnesses in the making hold a buffer */
-        keep = (cfg->witness_threads ? cfg->witness_threads : 1) + (cfg->critical_lane ? 1u : 0u);
     if (!keep) { /* every buffer that can be in use at once: ready_max counts
                     the ones being witnessed too; the lanes (pool and devices)
                     one more each */

@@ -36,6 +36,7 @@
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_proofs.h"
 #include "cuzk/filecoin_sha.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/hash.h"
 #include "cuzk/poseidon.h"
 #include "test_util.h"
@@ -697,6 +698,77 @@ static void test_bind_args(void **state)
     cs_free(cs);
 }
 
+/* ---- values classified into packed bitmaps (cs_bind_bits) ------------------ */
+
+/* The toy's witness made packed (inline and in parallel, witness and
+ * check modes) is the pack of the cs-owned run's [inputs, aux]: only its
+ * values other than 0 and 1 reach the aux buffer; reads through the cs
+ * see every value (the toy's products and sums read earlier values). */
+static void test_bound_bits(void **state)
+{
+    (void)state;
+    toy_t ref = toy_new(tu_rand64(), 1), par = toy_new(ref.seed, 0);
+    run_t own = run_synth(CS_WITNESS, 1, toy_synth, &ref);
+    assert_int_equal(own.st, CUZK_OK);
+    const size_t ni = own.n_in, na = own.n_aux, n = ni + na;
+    fr_t *whole = malloc(n * sizeof *whole);
+    assert_non_null(whole);
+    memcpy(whole, own.in, ni * sizeof *whole);
+    memcpy(whole + ni, own.aux, na * sizeof *whole);
+    fr_pack_t want;
+    cuzk_error_t err = {0};
+    assert_int_equal(fr_pack_make(&want, whole, n, 1, &err), CUZK_OK);
+    assert_true(want.n_full < n); /* the toy has zeros and ones too */
+    static const mode_threads_t paths[] = {
+        {CS_WITNESS, 1}, {CS_WITNESS, 2}, {CS_WITNESS, 4}, {CS_CHECK, 1}, {CS_CHECK, 4}};
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        fr_t *in = malloc(ni * sizeof *in), *aux = calloc(na, sizeof *aux);
+        uint64_t *block = calloc(1, fr_pack_vals_offset(n));
+        assert_true(in && aux && block);
+        cs_t *cs = csf_new(paths[p].mode);
+        cs_set_threads(cs, paths[p].threads);
+        assert_int_equal(cs_bind_values(cs, in, ni, aux, na, &err), CUZK_OK);
+        uint64_t *nz = block, *full = block + fr_pack_words(n);
+        assert_int_equal(cs_bind_bits(cs, nz, full, ni, n, &err), CUZK_OK);
+        toy_synth(cs, &par);
+        if (cs_status(cs, &err) != CUZK_OK)
+            fail_msg("mode %d, %d threads: %s", (int)paths[p].mode, paths[p].threads, err.msg);
+        size_t got_n = 0;
+        assert_null(cs_aux_values(cs, &got_n)); /* no whole vector to give */
+        cs_free(cs);
+        for (size_t i = 0; i < ni; i++) /* the inputs stay whole: classified here */
+            if (!fr_is_zero(&in[i])) {
+                nz[i / 64] |= 1ull << (i % 64);
+                if (!fr_is_one(&in[i]))
+                    full[i / 64] |= 1ull << (i % 64);
+            }
+        for (size_t j = 0; j < na; j++) /* 0 and 1 never reached aux */
+            if (fr_is_zero(&own.aux[j]) || fr_is_one(&own.aux[j]))
+                assert_true(fr_is_zero(&aux[j]));
+        fr_pack_t got;
+        assert_int_equal(fr_pack_finish(&got, block, n, in, ni, aux, 2, &err), CUZK_OK);
+        assert_int_equal(got.bytes, want.bytes);
+        assert_memory_equal(got.block, want.block, want.bytes);
+        fr_pack_free(&got);
+        free(in);
+        free(aux);
+    }
+    /* out of turn or too short: refused */
+    fr_t in[4], aux[4];
+    uint64_t bits[2][1] = {{0}, {0}};
+    cs_t *cs = csf_new(CS_WITNESS);
+    assert_int_equal(cs_bind_bits(cs, bits[0], bits[1], 1, 64, &err), CUZK_ERR_ARG);
+    assert_int_equal(cs_bind_values(cs, in, 4, aux, 4, &err), CUZK_OK);
+    assert_int_equal(cs_bind_bits(cs, bits[0], bits[1], 4, 7, &err), CUZK_ERR_ARG);
+    assert_non_null(strstr(err.msg, "cannot hold"));
+    assert_int_equal(cs_bind_bits(cs, bits[0], bits[1], 4, 8, &err), CUZK_OK);
+    assert_int_equal(cs_bind_bits(cs, bits[0], bits[1], 4, 8, &err), CUZK_ERR_ARG);
+    cs_free(cs);
+    fr_pack_free(&want);
+    free(whole);
+    run_free(&own);
+}
+
 /* ---- the PoRep partition ----------------------------------------------------- */
 
 /* A real sealing, as tests/test_filecoin_porep.c's: every layer's labels,
@@ -1176,12 +1248,13 @@ int main(void)
 {
     tu_init("test_cs_parallel");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_toy_witness),    cmocka_unit_test(test_toy_check_catches),
-        cmocka_unit_test(test_toy_r1cs),       cmocka_unit_test(test_toy_wrong_size),
-        cmocka_unit_test(test_toy_task_error), cmocka_unit_test(test_args_and_earlier_error),
-        cmocka_unit_test(test_bound_values),   cmocka_unit_test(test_bind_args),
-        cmocka_unit_test(test_porep_2k),       cmocka_unit_test(test_porep_11_layers),
-        cmocka_unit_test(test_post_sectors),   cmocka_unit_test(test_porep_32g_timing),
+        cmocka_unit_test(test_toy_witness),      cmocka_unit_test(test_toy_check_catches),
+        cmocka_unit_test(test_toy_r1cs),         cmocka_unit_test(test_toy_wrong_size),
+        cmocka_unit_test(test_toy_task_error),   cmocka_unit_test(test_args_and_earlier_error),
+        cmocka_unit_test(test_bound_values),     cmocka_unit_test(test_bind_args),
+        cmocka_unit_test(test_bound_bits),       cmocka_unit_test(test_porep_2k),
+        cmocka_unit_test(test_porep_11_layers),  cmocka_unit_test(test_post_sectors),
+        cmocka_unit_test(test_porep_32g_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

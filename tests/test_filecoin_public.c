@@ -248,6 +248,13 @@ static void test_bad_json(void **state)
          "%H%"
          "}",
          "\"sectors\""},
+        /* a seal proof on a PoSt: refused (it would not be written back) */
+        {"{\"kind\": \"window-post\", \"sector_size\": 2048, \"registered_proof\": "
+         "\"StackedDrg2KiBV1_1\", \"sectors\": [{\"id\": 1, \"comm_r\": "
+         "\"0000000000000000000000000000000000000000000000000000000000000001\"}], \"randomness\": "
+         "%H%"
+         "}",
+         "belongs to porep"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fil_public_t p;

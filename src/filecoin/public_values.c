@@ -193,6 +193,13 @@ cuzk_status fil_public_check(const fil_public_t *p, cuzk_error_t *err)
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "public values: no \"kind\"");
     if (fil_sector_tree(&t, p->sector_size, err) != CUZK_OK)
         return CUZK_ERR_FORMAT;
+    /* a seal proof's name means nothing to the other kinds, and their
+     * values would not carry it back (fil_public_write) */
+    if (p->kind != FIL_CIRCUIT_POREP && (p->have & FIL_PUB_REGISTERED_PROOF))
+        return cuzk_error_set(err, CUZK_ERR_ARG,
+                              "public values: \"registered_proof\" (a seal proof) belongs to "
+                              "porep, not %s",
+                              fil_circuit_kind_str(p->kind));
     cuzk_status st;
     if (p->kind == FIL_CIRCUIT_POREP) {
         if ((st = need(p,

@@ -55,7 +55,8 @@
 #   pack-ab    issue 20's packed witnesses: cuzk bench filecoin --kind porep
 #              at FIL_SIZE (PACK_N proofs, default 3) at a 16 GiB budget
 #              (one worker), then resident (two workers), each with
-#              --witness-pack off, then auto (cuzk-$NEW; RSS, upload, s/proof)
+#              --witness-pack off, then auto (cuzk-$NEW; RSS, upload, s/proof;
+#              PACK_LAYS picks the layouts, default "16g resident")
 #   mixed      issue 21's mixed load: cuzk bench filecoin --kind porep at
 #              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
 #              WinningPoSt every MIX_EVERY seconds (default "30,2": the
@@ -357,7 +358,7 @@ filecoin() {
 pack_ab() {
     local size=${FIL_SIZE:-32GiB} n=${PACK_N:-3} m lay rc=0 cache=$logs/pack-ab-circuits
     mkdir -p "$cache"
-    for lay in 16g resident; do
+    for lay in ${PACK_LAYS:-16g resident}; do
         for m in off auto; do
             echo "-- $lay, --witness-pack $m"
             if [ $lay = 16g ]; then

@@ -117,6 +117,13 @@ cuzk_status fil_partition_witness_pack(fr_pack_t *out, size_t n_vars, size_t n_p
                                        const fil_partition_t *p, const fil_witness_opts_t *opts,
                                        cuzk_error_t *err);
 
+/* Whether a kind's witness is mostly zeros and ones, so that making it
+ * packed pays: PoRep (~98.7% at 32 GiB: SHA-256's bits) and SnapDeals
+ * with its SHA-256 TreeD (~97% at 2 KiB). The PoSts and SnapDeals'
+ * Poseidon variant are mostly Poseidon states: their packs are as large
+ * as the vector. */
+int fil_circuit_packs_well(fil_circuit_kind kind);
+
 /* The revision in a circuit cache file's name (<stem>.cuzk-<rev>.ccs
  * beside the parameter files), bumped whenever a circuit's R1CS changes
  * so that an old cache is never read. Every user (CLI, daemon, bench)

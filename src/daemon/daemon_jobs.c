@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "cuzk/bellperson.h"
+#include "cuzk/filecoin_prove.h"
 #include "cuzk/request.h"
 #include "cuzk/snarkjs_json.h"
 #include "daemon/daemon_internal.h"
@@ -517,12 +518,13 @@ cuzk_status dmn_job_start(daemon_t *d, dmn_job_t *j, const daemon_blob_t *w, siz
             st = cuzk_error_set(&e, CUZK_ERR_NOMEM, "daemon_submit: no memory");
         } else {
             for (size_t i = 0; i < n; i++)
-                /* PoRep witnesses are ~98% bits: made packed where the
-                 * engine packs (memory.witness_pack) */
+                /* PoRep and SnapDeals witnesses are mostly bits: made
+                 * packed where the engine packs (memory.witness_pack) */
                 ws[i] = j->fil ? (engine_witness_t){.form = ENGINE_WITNESS_FN,
                                                     .fn = dmn_fil_witness,
                                                     .ctx = &j->fil->parts[i],
-                                                    .pack_fn = j->kind == ENGINE_KIND_POREP
+                                                    .pack_fn = fil_circuit_packs_well(
+                                                                   fil_job_kind(j->fil->job))
                                                                    ? dmn_fil_witness_pack
                                                                    : NULL}
                                : (engine_witness_t){.form = ENGINE_WITNESS_WTNS,

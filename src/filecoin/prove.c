@@ -148,6 +148,11 @@ cuzk_status fil_partition_witness_into(fr_t *w, size_t n_vars, size_t n_public,
     return witness_bound(w, w + 1 + n_public, NULL, NULL, n_vars, n_public, p, &o, &misfit, err);
 }
 
+int fil_circuit_packs_well(fil_circuit_kind kind)
+{
+    return kind == FIL_CIRCUIT_POREP || kind == FIL_CIRCUIT_SNAP_DEALS;
+}
+
 cuzk_status fil_partition_witness_pack(fr_pack_t *out, size_t n_vars, size_t n_public,
                                        const fil_partition_t *p, const fil_witness_opts_t *opts,
                                        cuzk_error_t *err)

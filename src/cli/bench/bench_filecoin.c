@@ -112,8 +112,8 @@ static cuzk_status part_fill(void *ctx, fr_t *w, size_t n, int threads, cuzk_err
     return fil_partition_witness_into(w, n, pc->c->n_public, &pc->in->parts[pc->k], &o, err);
 }
 
-/* The same made packed (--witness-pack): for PoRep, whose witness is
- * ~98% bits, the vector is never made whole. */
+/* The same made packed (--witness-pack) where the kind's witness is
+ * mostly bits (fil_circuit_packs_well): the vector is never made whole. */
 static cuzk_status part_pack(void *ctx, fr_pack_t *pack, size_t n, int threads, cuzk_error_t *err)
 {
     const part_ctx_t *pc = ctx;
@@ -579,7 +579,7 @@ static int run(bench_run_out_t *o, const fil_bench_cfg_t *B, const workload_t *W
                          .host_budget = f->host_budget,
                          .events = X ? events : f->events,
                          .fn = part_fill,
-                         .pack_fn = W->kind == FIL_CIRCUIT_POREP ? part_pack : NULL,
+                         .pack_fn = fil_circuit_packs_well(W->kind) ? part_pack : NULL,
                          .ctx = part_ctx,
                          .user = &cs,
                          .side = X ? &S : NULL};

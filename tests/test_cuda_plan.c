@@ -327,6 +327,59 @@ static void gpu_proof_packed(uint8_t out[192], const groth16_backend_t *be, cons
     bellperson_proof_write(out, &pr);
 }
 
+/* CUZK_PROVE_OVERLAP=on: where the bases stream, H is made in a thread of
+ * its own while A, B and L's MSMs run on a second stream (lean gathers
+ * their scalars a chunk at a time, the H scratch being H's). Streamed and
+ * lean, at 2^16 and at 2^20 (where the H-MSM's chunks are carved from the
+ * witness and the H scratch after both stages), two proofs each, equal the
+ * CPU's; a packed one too; a value other than on or off is refused. */
+static void test_gpu_overlap(void **state)
+{
+    (void)state;
+    if (no_gpu("H beside the MSMs is"))
+        return;
+    cuzk_error_t e = {0};
+    groth16_backend_t *be = NULL;
+    setenv("CUZK_PROVE_OVERLAP", "sometimes", 1);
+    assert_int_equal(cuzk_cuda_backend_new(&be, 0, 0, &e), CUZK_ERR_ARG);
+    assert_non_null(strstr(e.msg, "CUZK_PROVE_OVERLAP=sometimes"));
+    assert_null(be);
+    setenv("CUZK_PROVE_OVERLAP", "on", 1);
+    for (unsigned k = 16; k <= 20; k += 4) {
+        layout_case_t t;
+        layout_case_make(&t, k);
+        uint8_t got[192];
+        cuzk_cuda_plan_t full, p;
+        assert_int_equal(cuzk_cuda_backend_plan(&full, &t.pk, &t.c, 0, &e), CUZK_OK);
+        size_t lean = smallest_budget(&t.pk, &t.c, full.total);
+        assert_int_equal(cuzk_cuda_backend_plan(&p, &t.pk, &t.c, lean, &e), CUZK_OK);
+        assert_true(p.lean);
+        size_t budgets[2] = {full.total - 4096, lean};
+        fr_pack_t pw;
+        assert_int_equal(fr_pack_make(&pw, t.w, t.pk.n_vars, 1, &e), CUZK_OK);
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(cuzk_cuda_backend_new(&be, 0, budgets[i], &e), CUZK_OK);
+            for (int rep = 0; rep < 2; rep++) {
+                gpu_proof(got, be, &t.pk, &t.c, t.w, &t.r, &t.s);
+                if (memcmp(got, t.want, 192))
+                    fail_msg("2^%u, overlap, %s, proof %d: differs from the CPU's", k,
+                             i ? "lean" : "streamed", rep);
+            }
+            gpu_proof_packed(got, be, &t.pk, &t.c, &pw, &t.r, &t.s, 0);
+            if (memcmp(got, t.want, 192))
+                fail_msg("2^%u, overlap, %s, packed: differs from the CPU's", k,
+                         i ? "lean" : "streamed");
+            cuzk_cuda_backend_free(be);
+        }
+        fr_pack_free(&pw);
+        print_message("  2^%u overlap: streamed and lean (%.1f MiB, H-MSM chunks of %zu) proofs "
+                      "equal the CPU's\n",
+                      k, (double)lean / 1048576.0, p.h_chunk_points);
+        layout_case_free(&t);
+    }
+    unsetenv("CUZK_PROVE_OVERLAP");
+}
+
 /* Packed witnesses expanded on the GPU: in every layout (resident,
  * streamed, lean; twice each, the second over the first's vectors) the
  * proof of a PoRep-shaped witness's pack equals the CPU's of the whole
@@ -398,10 +451,9 @@ static void test_gpu_packed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shared_plan),
-        cmocka_unit_test(test_gpu_layouts),
-        cmocka_unit_test(test_gpu_lean_h),
-        cmocka_unit_test(test_gpu_packed),
+        cmocka_unit_test(test_shared_plan), cmocka_unit_test(test_gpu_layouts),
+        cmocka_unit_test(test_gpu_lean_h),  cmocka_unit_test(test_gpu_packed),
+        cmocka_unit_test(test_gpu_overlap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,10 @@
 #              (one worker), then resident (two workers), each with
 #              --witness-pack off, then auto (cuzk-$NEW; RSS, upload, s/proof;
 #              PACK_LAYS picks the layouts, default "16g resident")
+#   ovl-ab     H beside the streamed MSMs: cuzk bench filecoin --kind porep
+#              at FIL_SIZE (OVL_N proofs, default 3) at a 16 GiB budget (one
+#              worker) with CUZK_PROVE_OVERLAP=off, then on (cuzk-$NEW,
+#              CUZK_STREAM_TRACE; FIL_ARGS adds flags to both)
 #   mixed      issue 21's mixed load: cuzk bench filecoin --kind porep at
 #              FIL_SIZE (MIX_N proofs, default 6) alone, then with a
 #              WinningPoSt every MIX_EVERY seconds (default "30,2": the
@@ -383,6 +387,27 @@ pack_ab() {
     return $rc
 }
 
+# H beside the streamed MSMs off and on (see the header), one binary and
+# card, the circuit recorded once; a summary line per run last.
+ovl_ab() {
+    local size=${FIL_SIZE:-32GiB} n=${OVL_N:-3} v rc=0 cache=$logs/ovl-ab-circuits
+    mkdir -p "$cache"
+    for v in off on; do
+        echo "-- CUZK_PROVE_OVERLAP=$v"
+        CUZK_PROVE_OVERLAP=$v CUZK_STREAM_TRACE=1 "$new" bench filecoin --kind porep \
+            --sector-size "$size" --device cuda --proofs "$n" --vram-budget 16GiB \
+            --circuit-cache "$cache" ${FIL_ARGS:-} >"$logs/ovl-ab-$v.txt" 2>&1 || rc=1
+        tail -n 12 "$logs/ovl-ab-$v.txt"
+    done
+    rm -rf "$cache"
+    for f in "$logs"/ovl-ab-*.txt; do
+        printf '%s: ' "$(basename "$f" .txt)"
+        grep -o '"s_per_proof":[0-9.]*\|"rss_peak_gib":[0-9.]*' "$f" | head -2 | tr '\n' ' '
+        grep -m1 'per partition ms' "$f"
+    done
+    return $rc
+}
+
 # Issue 21's mixed load (see the header): the baseline and the mixed runs
 # share one circuit, one sealing and one key per kind.
 mixed() {
@@ -530,6 +555,7 @@ for s in ${STEPS:-sanity check ab-msm}; do
     porep) run_step porep "${POREP_LIMIT:-400}" porep ;;
     filecoin) run_step filecoin "${FIL_LIMIT:-570}" filecoin ;;
     pack-ab) run_step pack-ab "${PACK_LIMIT:-570}" pack_ab ;;
+    ovl-ab) run_step ovl-ab "${OVL_LIMIT:-570}" ovl_ab ;;
     mixed) run_step mixed "${MIX_LIMIT:-570}" mixed ;;
     nsys-porep) run_step nsys-porep 300 nsys_porep ;;
     memcheck) run_step memcheck 240 memcheck ;;

@@ -1,6 +1,8 @@
 /* The CUDA Groth16 backend (include/cuzk/cuda_backend.h): a resident key
  * and circuit, and per proof: witness upload, H computation, the density
- * gathers and the five MSMs, all on one stream. */
+ * gathers and the five MSMs, all on one stream; where the bases stream
+ * and CUZK_PROVE_OVERLAP is on, H beside A, B and L's MSMs on two. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,6 +58,8 @@ typedef struct cuda_backend {
     const cuda_resident_t *res; /* the shared copy of key and circuit, or NULL (streaming) */
     cudaStream_t s;             /* compute */
     cudaStream_t cs;            /* copies of streamed bases */
+    cudaStream_t s2;            /* overlap: A, B and L's MSMs beside H on s */
+    int overlap;                /* CUZK_PROVE_OVERLAP (streaming layouts only) */
     cudaEvent_t copied[2];
     cuda_stream_trace_t *trace; /* CUZK_STREAM_TRACE, else NULL */
     /* resident */
@@ -80,6 +84,7 @@ typedef struct cuda_backend {
     cuda_h_plan_t hp;
     cuda_msm_plan_t g1, g2;
     dfr_t *w, *p, *sa, *sb;
+    dfr_t *gbuf; /* lean: a chunk's gathered A or B scalars (overlap: hp.b is H's) */
     size_t n_w;
     /* a warm's progress (NULL outside cuzk_cuda_backend_warm) */
     cuzk_cuda_progress_fn progress;
@@ -106,6 +111,8 @@ static void drop_all(cuda_backend_t *x)
         (void)cudaStreamSynchronize(x->s);
     if (x->cs)
         (void)cudaStreamSynchronize(x->cs);
+    if (x->s2)
+        (void)cudaStreamSynchronize(x->s2);
     if (x->res) { /* borrowed from the shared copy: not ours to free */
         memset(&x->dc, 0, sizeof x->dc);
         x->a_idx = x->b_idx = NULL;
@@ -131,6 +138,8 @@ static void drop_all(cuda_backend_t *x)
     cfree(x->b_idx);
     cfree(x->w);
     cfree(x->p);
+    cfree(x->gbuf);
+    x->gbuf = NULL;
     if (!x->lean) { /* lean: they are the H plan's scratch */
         cfree(x->sa);
         cfree(x->sb);
@@ -211,17 +220,18 @@ static size_t lean_set_bytes(const circuit_t *c)
 }
 
 /* The largest power-of-two chunk whose two buffers and MSM plans (with
- * scratch_limit) fit budget beside circ (the circuit's device bytes) and
- * fixed (the per-proof vectors): fills out's streaming fields; 0 when
+ * scratch_limit) and per_point more bytes a point (lean: a chunk's
+ * gathered scalars) fit budget beside circ (the circuit's device bytes)
+ * and fixed (the per-proof vectors): fills out's streaming fields; 0 when
  * none fits. */
 static int stream_fit(cuzk_cuda_plan_t *out, size_t circ, size_t fixed, size_t budget, size_t g1n,
-                      size_t scratch_limit)
+                      size_t scratch_limit, size_t per_point)
 {
     size_t base = circ + fixed, top = MIN_CHUNK;
     while (top < g1n)
         top *= 2;
     for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2) {
-        size_t need = 2 * ch * sizeof(dg1_affine_t) +
+        size_t need = 2 * ch * sizeof(dg1_affine_t) + ch * per_point +
                       cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, scratch_limit) +
                       cuda_msm_plan_bytes(CUDA_CURVE_G2, ch / 2, scratch_limit);
         if (base + need <= budget) {
@@ -310,7 +320,7 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
      * fixed part (the circuit and the per-proof vectors). */
     size_t w_total = out->key_bytes + out->circuit_bytes + out->scratch_bytes;
     budget /= (size_t)workers;
-    if (stream_fit(out, out->circuit_bytes, fixed, budget, g1n, 0)) {
+    if (stream_fit(out, out->circuit_bytes, fixed, budget, g1n, 0, 0)) {
         h_chunk_fit(out, pk);
         return CUZK_OK;
     }
@@ -320,7 +330,7 @@ extern "C" cuzk_status cuzk_cuda_backend_plan_shared(cuzk_cuda_plan_t *out, cons
     if (pk->conv == GROTH16_BELLPERSON && pk->a.n <= m && pk->b_g1.n <= m) {
         size_t circ = cuda_circuit_bytes_streamed(c, lean_set_bytes(c)) + idx * sizeof(uint32_t);
         size_t lean = cuda_h_plan_bytes(pk->log_m, pk->conv) + (pk->n_vars + m) * sizeof(dfr_t);
-        if (stream_fit(out, circ, lean, budget, g1n, LEAN_MSM_SCRATCH)) {
+        if (stream_fit(out, circ, lean, budget, g1n, LEAN_MSM_SCRATCH, sizeof(dfr_t))) {
             out->lean = 1;
             out->circuit_bytes = circ;
             h_chunk_fit(out, pk);
@@ -660,6 +670,8 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
         st = CUDA_CHECK(cudaStreamSynchronize(s), err);
     if (st == CUZK_OK && x->lean) /* the plan checked n_a, n_b <= m */
         x->sa = x->sb = x->hp.b;
+    if (st == CUZK_OK && x->lean)
+        st = dalloc((void **)&x->gbuf, x->chunk_points * sizeof(dfr_t), err);
     if (st == CUZK_OK && x->streaming && plan.h_chunk_points > x->chunk_points)
         st = h_chunk_carve(x, pk, plan.h_chunk_points, err);
     if (st == CUZK_OK) {
@@ -687,18 +699,25 @@ static void jac_add(void *acc, const void *part, int g2)
         g1_add((g1_jac_t *)acc, (const g1_jac_t *)acc, (const g1_jac_t *)part);
 }
 
-static cuzk_status msm_chunk(cuda_backend_t *x, cuda_msm_plan_t *plan, void *out, int g2,
-                             const void *bases, const dfr_t *s, size_t n, cuzk_error_t *err)
+static cuzk_status msm_chunk(cuda_msm_plan_t *plan, void *out, int g2, const void *bases,
+                             const dfr_t *s, size_t n, cudaStream_t stream, cuzk_error_t *err)
 {
-    return g2 ? cuda_msm_g2((g2_jac_t *)out, plan, (const dg2_affine_t *)bases, s, n, x->s, err)
-              : cuda_msm_g1((g1_jac_t *)out, plan, (const dg1_affine_t *)bases, s, n, x->s, err);
+    return g2 ? cuda_msm_g2((g2_jac_t *)out, plan, (const dg2_affine_t *)bases, s, n, stream, err)
+              : cuda_msm_g1((g1_jac_t *)out, plan, (const dg1_affine_t *)bases, s, n, stream, err);
 }
 
+static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n, cudaStream_t s,
+                          cuzk_error_t *err);
+
 /* Chunk i + 1 is copied (copy stream) into the other buffer while chunk i
- * is decoded and summed (compute stream); a buffer is refilled only after
- * the MSM that read it returned (each MSM ends synchronised). */
+ * is decoded and summed (compute stream `stream`); a buffer is refilled
+ * only after the MSM that read it returned (each MSM ends synchronised).
+ * With idx, scalar k is s[idx[k]], gathered a chunk at a time into
+ * x->gbuf (lean with overlap, where the whole gathered vector's place,
+ * the H scratch, is H's). */
 static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *b, const dfr_t *s,
-                                size_t n, cuzk_error_t *err)
+                                const uint32_t *idx, size_t n, cudaStream_t stream,
+                                cuzk_error_t *err)
 {
     /* the H-MSM in its own larger chunks where the plan found room */
     const int big = b == &x->q[Q_H] && x->gh.n_max > 0;
@@ -725,9 +744,15 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
         g2_jac_t part; /* large enough for either group */
         cuda_stream_trace_wait(x->trace, x->copied[j % 2]);
         double t0 = now_s();
-        if ((st = CUDA_CHECK(cudaStreamWaitEvent(x->s, x->copied[j % 2], 0), err)) != CUZK_OK ||
-            (st = cuda_bases_decode(buf[j % 2], len, b->g2, b->fmt, x->s, err)) != CUZK_OK ||
-            (st = msm_chunk(x, plan, &part, b->g2, buf[j % 2], s + j * ch, len, err)) != CUZK_OK)
+        const dfr_t *sc = s + j * ch;
+        if (idx) {
+            if ((st = gather(x->gbuf, s, idx + j * ch, len, stream, err)) != CUZK_OK)
+                break;
+            sc = x->gbuf;
+        }
+        if ((st = CUDA_CHECK(cudaStreamWaitEvent(stream, x->copied[j % 2], 0), err)) != CUZK_OK ||
+            (st = cuda_bases_decode(buf[j % 2], len, b->g2, b->fmt, stream, err)) != CUZK_OK ||
+            (st = msm_chunk(plan, &part, b->g2, buf[j % 2], sc, len, stream, err)) != CUZK_OK)
             break;
         cuda_stream_trace_msm(x->trace, (int)(j % 2), now_s() - t0);
         jac_add(out, &part, b->g2);
@@ -739,8 +764,10 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
     return st;
 }
 
-static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t *s, size_t n,
-                           cuzk_error_t *err)
+/* The MSM of query `which` on stream: scalars s[0, n), or s[idx[k]] for
+ * k < n (streaming only: gathered a chunk at a time). */
+static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t *s,
+                           const uint32_t *idx, size_t n, cudaStream_t stream, cuzk_error_t *err)
 {
     const base_set_t *b = &x->q[which];
     if (b->g2)
@@ -752,9 +779,11 @@ static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t 
                               b->n);
     if (n == 0)
         return CUZK_OK;
+    if (b->dev && idx)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: gathered scalars, resident");
     if (b->dev)
-        return msm_chunk(x, b->g2 ? &x->g2 : &x->g1, out, b->g2, b->dev, s, n, err);
-    return msm_streamed(x, out, b, s, n, err);
+        return msm_chunk(b->g2 ? &x->g2 : &x->g1, out, b->g2, b->dev, s, n, stream, err);
+    return msm_streamed(x, out, b, s, idx, n, stream, err);
 }
 
 /* ---- one proof ----------------------------------------------------------- */
@@ -837,6 +866,66 @@ static cuzk_status upload_packed(cuda_backend_t *x, const fr_pack_t *pw, size_t 
     return CUDA_CHECK(cudaStreamSynchronize(s), err);
 }
 
+/* H made on x->s by a thread of its own (overlap: the MSMs of A, B and L
+ * run beside it on x->s2). */
+typedef struct h_job {
+    cuda_backend_t *x;
+    cuzk_status st;
+    cuzk_error_t err;
+    double secs;
+} h_job_t;
+
+static void *h_thread(void *arg)
+{
+    h_job_t *j = (h_job_t *)arg;
+    cuda_backend_t *x = j->x;
+    double t = now_s();
+    j->st = CUDA_CHECK(cudaSetDevice(x->device), &j->err);
+    if (j->st == CUZK_OK &&
+        (j->st = cuda_h_scalars(x->p, &x->dc, x->w, &x->hp, x->s, &j->err)) == CUZK_OK)
+        j->st = CUDA_CHECK(cudaStreamSynchronize(x->s), &j->err);
+    j->secs = now_s() - t;
+    return NULL;
+}
+
+/* The MSMs of A, B (B_G1 with need_b1) and L on stream s, each timed.
+ * The density gathers come just before their MSMs: lean, sa and sb are
+ * one buffer, the H scratch (A's MSM is done, on this stream, before B's
+ * gather); lean with overlap, where H holds that scratch, gathers a chunk
+ * at a time instead (x->gbuf). */
+static cuzk_status msms_abl(cuda_backend_t *x, groth16_msms_t *out, uint32_t n_in, int need_b1,
+                            cudaStream_t s, cuzk_error_t *err)
+{
+    const int chunked = x->lean && x->overlap && x->a_idx;
+    const uint32_t *ia = chunked ? x->a_idx : NULL, *ib = chunked ? x->b_idx : NULL;
+    const dfr_t *sa = x->w, *sb = x->w;
+    cuzk_status st;
+    double t = now_s();
+    if (x->a_idx && !chunked) {
+        if ((st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK)
+            return st;
+        sa = x->sa;
+    }
+    if ((st = run_msm(x, &out->a, Q_A, sa, ia, x->n_a, s, err)) != CUZK_OK)
+        return st;
+    out->t.s[PROVE_MSM_A] = now_s() - t;
+    t = now_s();
+    if (x->a_idx && !chunked) {
+        if ((st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
+            return st;
+        sb = x->sb;
+    }
+    if ((st = run_msm(x, &out->b2, Q_B2, sb, ib, x->n_b, s, err)) != CUZK_OK ||
+        (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, ib, x->n_b, s, err)) != CUZK_OK))
+        return st;
+    out->t.s[PROVE_MSM_B] = now_s() - t;
+    t = now_s();
+    if ((st = run_msm(x, &out->l, Q_L, x->w + n_in, NULL, x->n_l, s, err)) != CUZK_OK)
+        return st;
+    out->t.s[PROVE_MSM_L] = now_s() - t;
+    return CUZK_OK;
+}
+
 static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth16_pk_t *pk,
                             const circuit_t *c, const fr_t *w, const fr_pack_t *pw, int need_b1,
                             cuzk_error_t *err);
@@ -869,7 +958,6 @@ static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth1
     cudaStream_t s = x->s;
     double t, t_load = 0;
     uint32_t n_in = pk->n_public + 1;
-    const dfr_t *sa = NULL, *sb = NULL;
     if ((st = ensure_resident(x, pk, c, &t_load, err)) != CUZK_OK)
         goto out;
     out->t.s[PROVE_LOAD] = t_load;
@@ -885,37 +973,37 @@ static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth1
     if (st != CUZK_OK)
         goto out;
     out->t.s[PROVE_UPLOAD] = now_s() - t;
+    if (x->overlap && x->streaming) {
+        /* H in a thread of its own on s; A, B and L beside it on s2 */
+        h_job_t hj = {x, CUZK_OK, {}, 0};
+        pthread_t th;
+        int made = pthread_create(&th, NULL, h_thread, &hj) == 0;
+        if (!made)
+            h_thread(&hj); /* no thread: one after the other */
+        st = made || hj.st == CUZK_OK ? msms_abl(x, out, n_in, need_b1, x->s2, err) : CUZK_OK;
+        if (st != CUZK_OK)
+            (void)cudaStreamSynchronize(x->s2);
+        if (made)
+            pthread_join(th, NULL);
+        out->t.s[PROVE_H] = hj.secs;
+        if (st == CUZK_OK && hj.st != CUZK_OK) {
+            st = hj.st;
+            if (err)
+                *err = hj.err;
+        }
+        if (st != CUZK_OK)
+            goto out;
+    } else {
+        t = now_s();
+        if ((st = cuda_h_scalars(x->p, &x->dc, x->w, &x->hp, s, err)) != CUZK_OK ||
+            (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
+            goto out;
+        out->t.s[PROVE_H] = now_s() - t;
+        if ((st = msms_abl(x, out, n_in, need_b1, s, err)) != CUZK_OK)
+            goto out;
+    }
     t = now_s();
-    if ((st = cuda_h_scalars(x->p, &x->dc, x->w, &x->hp, s, err)) != CUZK_OK ||
-        (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
-        goto out;
-    out->t.s[PROVE_H] = now_s() - t;
-    /* the density gathers just before their MSMs: lean, sa and sb are one
-     * buffer (A's MSM is done, on this stream, before B's gather) */
-    sa = sb = x->w;
-    t = now_s();
-    if (x->a_idx && (st = gather(x->sa, x->w, x->a_idx, x->n_a, s, err)) != CUZK_OK)
-        goto out;
-    if (x->a_idx)
-        sa = x->sa;
-    if ((st = run_msm(x, &out->a, Q_A, sa, x->n_a, err)) != CUZK_OK)
-        goto out;
-    out->t.s[PROVE_MSM_A] = now_s() - t;
-    t = now_s();
-    if (x->a_idx && (st = gather(x->sb, x->w, x->b_idx, x->n_b, s, err)) != CUZK_OK)
-        goto out;
-    if (x->a_idx)
-        sb = x->sb;
-    if ((st = run_msm(x, &out->b2, Q_B2, sb, x->n_b, err)) != CUZK_OK ||
-        (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, x->n_b, err)) != CUZK_OK))
-        goto out;
-    out->t.s[PROVE_MSM_B] = now_s() - t;
-    t = now_s();
-    if ((st = run_msm(x, &out->l, Q_L, x->w + n_in, x->n_l, err)) != CUZK_OK)
-        goto out;
-    out->t.s[PROVE_MSM_L] = now_s() - t;
-    t = now_s();
-    if ((st = run_msm(x, &out->h, Q_H, x->p, pk->h.n, err)) != CUZK_OK)
+    if ((st = run_msm(x, &out->h, Q_H, x->p, NULL, pk->h.n, s, err)) != CUZK_OK)
         goto out;
     out->t.s[PROVE_MSM_H] = now_s() - t;
 out:
@@ -972,8 +1060,27 @@ static void release_streams(cuda_backend_t *x)
         (void)cudaStreamDestroy(x->s);
     if (x->cs)
         (void)cudaStreamDestroy(x->cs);
+    if (x->s2)
+        (void)cudaStreamDestroy(x->s2);
     cuda_stream_trace_free(x->trace);
     x->trace = NULL;
+}
+
+/* CUZK_PROVE_OVERLAP: off (the default) or on, where the bases stream:
+ * H is made beside the MSMs of A, B and L (copy-bound there, H
+ * compute-bound) instead of before them. Any other value is an error
+ * naming it. */
+static cuzk_status overlap_from_env(int *out, cuzk_error_t *err)
+{
+    const char *e = getenv("CUZK_PROVE_OVERLAP");
+    *out = 0;
+    if (!e || !*e || !strcmp(e, "off"))
+        return CUZK_OK;
+    if (!strcmp(e, "on")) {
+        *out = 1;
+        return CUZK_OK;
+    }
+    return cuzk_error_set(err, CUZK_ERR_ARG, "CUZK_PROVE_OVERLAP=%s: expected off or on", e);
 }
 
 /* The engine's admission (backend.h): the next proofs plan under its
@@ -1025,11 +1132,14 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
             CUZK_OK &&
         (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->cs, cudaStreamNonBlocking, prio), err)) ==
             CUZK_OK &&
+        (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->s2, cudaStreamNonBlocking, prio), err)) ==
+            CUZK_OK &&
         (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[0], cudaEventDisableTiming), err)) ==
             CUZK_OK &&
         (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[1], cudaEventDisableTiming), err)) ==
             CUZK_OK &&
-        (st = CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b), err)) == CUZK_OK) {
+        (st = CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b), err)) == CUZK_OK &&
+        (st = overlap_from_env(&x->overlap, err)) == CUZK_OK) {
         size_t avail = free_b > DEFAULT_HEADROOM ? free_b - DEFAULT_HEADROOM : 0;
         x->budget = vram_budget ? vram_budget : avail;
         x->trace = cuda_stream_trace_new(); /* its events on this device */

@@ -328,11 +328,12 @@ static void gpu_proof_packed(uint8_t out[192], const groth16_backend_t *be, cons
 }
 
 /* CUZK_PROVE_OVERLAP=on: where the bases stream, H is made in a thread of
- * its own while A, B and L's MSMs run on a second stream (lean gathers
- * their scalars a chunk at a time, the H scratch being H's). Streamed and
- * lean, at 2^16 and at 2^20 (where the H-MSM's chunks are carved from the
- * witness and the H scratch after both stages), two proofs each, equal the
- * CPU's; a packed one too; a value other than on or off is refused. */
+ * its own while A, B and L's MSMs run on a second lane (lean gathers
+ * their scalars a chunk at a time, the H scratch being H's); the H-MSM
+ * follows H in that thread where its chunks and plan fit the H scratch
+ * (2^20: 16K-point chunks in 32 MiB), else after both (2^16). Streamed
+ * and lean, two proofs each, equal the CPU's; a packed one too; a value
+ * other than on or off is refused. */
 static void test_gpu_overlap(void **state)
 {
     (void)state;

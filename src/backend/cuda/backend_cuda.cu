@@ -47,6 +47,16 @@ typedef struct base_set {
     void *host_reg;   /* ... the caller's memory, registered by us (cudaHostUnregister), or NULL */
 } base_set_t;
 
+/* Where a streamed MSM runs: its compute stream, the copy stream and
+ * events of its chunk buffers, its trace (CUZK_STREAM_TRACE, else NULL).
+ * Two lanes run at once with overlap (H and the H-MSM on one, A, B and L
+ * on the other). */
+typedef struct lane {
+    cudaStream_t s, cs;
+    cudaEvent_t copied[2];
+    cuda_stream_trace_t *trace;
+} lane_t;
+
 typedef struct cuda_backend {
     groth16_backend_t be; /* first: the table handed out */
     int device;
@@ -56,12 +66,10 @@ typedef struct cuda_backend {
     size_t plan_budget;            /* the budget the layout held now was planned under */
     int workers;                /* backends on this device sharing its resident copy and budget */
     const cuda_resident_t *res; /* the shared copy of key and circuit, or NULL (streaming) */
-    cudaStream_t s;             /* compute */
-    cudaStream_t cs;            /* copies of streamed bases */
-    cudaStream_t s2;            /* overlap: A, B and L's MSMs beside H on s */
-    int overlap;                /* CUZK_PROVE_OVERLAP (streaming layouts only) */
-    cudaEvent_t copied[2];
-    cuda_stream_trace_t *trace; /* CUZK_STREAM_TRACE, else NULL */
+    lane_t ln[2];   /* [0]: everything, or H and the H-MSM; [1]: A, B and L beside them */
+    cudaStream_t s; /* ln[0].s: compute */
+    int overlap;    /* CUZK_PROVE_OVERLAP (streaming layouts only) */
+    int h_alone;    /* overlap: the H-MSM's chunks and plan lie in hp.b alone */
     /* resident */
     int have_key;
     key_id_t key;
@@ -107,12 +115,12 @@ static void cfree(void *p)
 
 static void drop_all(cuda_backend_t *x)
 {
-    if (x->s)
-        (void)cudaStreamSynchronize(x->s);
-    if (x->cs)
-        (void)cudaStreamSynchronize(x->cs);
-    if (x->s2)
-        (void)cudaStreamSynchronize(x->s2);
+    for (int l = 0; l < 2; l++) {
+        if (x->ln[l].s)
+            (void)cudaStreamSynchronize(x->ln[l].s);
+        if (x->ln[l].cs)
+            (void)cudaStreamSynchronize(x->ln[l].cs);
+    }
     if (x->res) { /* borrowed from the shared copy: not ours to free */
         memset(&x->dc, 0, sizeof x->dc);
         x->a_idx = x->b_idx = NULL;
@@ -131,6 +139,7 @@ static void drop_all(cuda_backend_t *x)
     cuda_msm_plan_free(&x->gh); /* carved: frees no device memory */
     x->hchunk[0] = x->hchunk[1] = NULL;
     x->h_chunk_points = 0;
+    x->h_alone = 0;
     cfree(x->chunk[0]);
     cfree(x->chunk[1]);
     x->chunk[0] = x->chunk[1] = NULL;
@@ -615,6 +624,38 @@ static cuzk_status h_chunk_carve(cuda_backend_t *x, const groth16_pk_t *pk, size
     return cuda_msm_plan_init_in(&x->gh, CUDA_CURVE_G1, ch, 0, pmem, pbytes, err);
 }
 
+/* With overlap: the largest power-of-two chunk, at most the H query's size
+ * rounded up, whose two buffers and G1 plan fit the H scratch alone (the
+ * witness vector is A, B and L's while the H-MSM runs beside them); 0
+ * when not even MIN_CHUNK does. */
+static size_t h_chunk_alone(const groth16_pk_t *pk)
+{
+    size_t h = cuda_h_scratch_bytes(pk->log_m, pk->conv), top = MIN_CHUNK;
+    while (top < pk->h.n)
+        top *= 2;
+    for (size_t ch = top; ch >= MIN_CHUNK; ch /= 2)
+        if (256 + 2 * align256(ch * sizeof(dg1_affine_t)) +
+                cuda_msm_plan_bytes(CUDA_CURVE_G1, ch, 0) <=
+            h)
+            return ch;
+    return 0;
+}
+
+/* The H-MSM's chunk buffers, then its plan, in the H scratch (hp.b). */
+static cuzk_status h_chunk_carve_alone(cuda_backend_t *x, const groth16_pk_t *pk, size_t ch,
+                                       cuzk_error_t *err)
+{
+    size_t h = cuda_h_scratch_bytes(pk->log_m, pk->conv);
+    char *at = (char *)align256((uintptr_t)x->hp.b);
+    x->hchunk[0] = at;
+    x->hchunk[1] = at + align256(ch * sizeof(dg1_affine_t));
+    at = (char *)x->hchunk[1] + align256(ch * sizeof(dg1_affine_t));
+    x->h_chunk_points = ch;
+    x->h_alone = 1;
+    return cuda_msm_plan_init_in(&x->gh, CUDA_CURVE_G1, ch, 0, at,
+                                 h - (size_t)(at - (char *)x->hp.b), err);
+}
+
 /* Makes the device hold pk and c (and scratch for them), or keeps what it
  * holds when they are the same. Resident: the copy shared with the other
  * backends on this device; streaming: its own. */
@@ -672,7 +713,10 @@ static cuzk_status ensure_resident(cuda_backend_t *x, const groth16_pk_t *pk, co
         x->sa = x->sb = x->hp.b;
     if (st == CUZK_OK && x->lean)
         st = dalloc((void **)&x->gbuf, x->chunk_points * sizeof(dfr_t), err);
-    if (st == CUZK_OK && x->streaming && plan.h_chunk_points > x->chunk_points)
+    size_t alone = x->overlap && x->streaming ? h_chunk_alone(pk) : 0;
+    if (st == CUZK_OK && alone)
+        st = h_chunk_carve_alone(x, pk, alone, err);
+    else if (st == CUZK_OK && x->streaming && plan.h_chunk_points > x->chunk_points)
         st = h_chunk_carve(x, pk, plan.h_chunk_points, err);
     if (st == CUZK_OK) {
         x->have_key = 1;
@@ -709,16 +753,17 @@ static cuzk_status msm_chunk(cuda_msm_plan_t *plan, void *out, int g2, const voi
 static cuzk_status gather(dfr_t *out, const dfr_t *w, const uint32_t *idx, size_t n, cudaStream_t s,
                           cuzk_error_t *err);
 
-/* Chunk i + 1 is copied (copy stream) into the other buffer while chunk i
- * is decoded and summed (compute stream `stream`); a buffer is refilled
- * only after the MSM that read it returned (each MSM ends synchronised).
+/* Chunk i + 1 is copied (the lane's copy stream) into the other buffer
+ * while chunk i is decoded and summed (its compute stream); a buffer is
+ * refilled only after the MSM that read it returned (each MSM ends
+ * synchronised).
  * With idx, scalar k is s[idx[k]], gathered a chunk at a time into
  * x->gbuf (lean with overlap, where the whole gathered vector's place,
  * the H scratch, is H's). */
 static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *b, const dfr_t *s,
-                                const uint32_t *idx, size_t n, cudaStream_t stream,
-                                cuzk_error_t *err)
+                                const uint32_t *idx, size_t n, const lane_t *ln, cuzk_error_t *err)
 {
+    cudaStream_t stream = ln->s;
     /* the H-MSM in its own larger chunks where the plan found room */
     const int big = b == &x->q[Q_H] && x->gh.n_max > 0;
     void *const *buf = big ? x->hchunk : x->chunk;
@@ -731,18 +776,18 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
     for (size_t i = 0; i <= chunks && st == CUZK_OK; i++) {
         if (i < chunks) { /* enqueue the copy of chunk i (one ahead of the MSMs) */
             size_t len = n - i * ch < ch ? n - i * ch : ch;
-            cuda_stream_trace_copy_begin(x->trace, (int)(i % 2), x->cs);
-            if ((st = CUDA_CHECK(cuda_copy_h2d(buf[i % 2], host + i * ch * rec, len * rec, x->cs),
+            cuda_stream_trace_copy_begin(ln->trace, (int)(i % 2), ln->cs);
+            if ((st = CUDA_CHECK(cuda_copy_h2d(buf[i % 2], host + i * ch * rec, len * rec, ln->cs),
                                  err)) != CUZK_OK ||
-                (st = CUDA_CHECK(cudaEventRecord(x->copied[i % 2], x->cs), err)) != CUZK_OK)
+                (st = CUDA_CHECK(cudaEventRecord(ln->copied[i % 2], ln->cs), err)) != CUZK_OK)
                 break;
-            cuda_stream_trace_copy_end(x->trace, (int)(i % 2), x->cs);
+            cuda_stream_trace_copy_end(ln->trace, (int)(i % 2), ln->cs);
         }
         if (i == 0)
             continue;
         size_t j = i - 1, len = n - j * ch < ch ? n - j * ch : ch;
         g2_jac_t part; /* large enough for either group */
-        cuda_stream_trace_wait(x->trace, x->copied[j % 2]);
+        cuda_stream_trace_wait(ln->trace, ln->copied[j % 2]);
         double t0 = now_s();
         const dfr_t *sc = s + j * ch;
         if (idx) {
@@ -750,24 +795,24 @@ static cuzk_status msm_streamed(cuda_backend_t *x, void *out, const base_set_t *
                 break;
             sc = x->gbuf;
         }
-        if ((st = CUDA_CHECK(cudaStreamWaitEvent(stream, x->copied[j % 2], 0), err)) != CUZK_OK ||
+        if ((st = CUDA_CHECK(cudaStreamWaitEvent(stream, ln->copied[j % 2], 0), err)) != CUZK_OK ||
             (st = cuda_bases_decode(buf[j % 2], len, b->g2, b->fmt, stream, err)) != CUZK_OK ||
             (st = msm_chunk(plan, &part, b->g2, buf[j % 2], sc, len, stream, err)) != CUZK_OK)
             break;
-        cuda_stream_trace_msm(x->trace, (int)(j % 2), now_s() - t0);
+        cuda_stream_trace_msm(ln->trace, (int)(j % 2), now_s() - t0);
         jac_add(out, &part, b->g2);
     }
     if (st != CUZK_OK)
-        (void)cudaStreamSynchronize(x->cs);
+        (void)cudaStreamSynchronize(ln->cs);
     else
-        cuda_stream_trace_report(x->trace, b->g2, n, ch);
+        cuda_stream_trace_report(ln->trace, b->g2, n, ch);
     return st;
 }
 
-/* The MSM of query `which` on stream: scalars s[0, n), or s[idx[k]] for
+/* The MSM of query `which` on lane ln: scalars s[0, n), or s[idx[k]] for
  * k < n (streaming only: gathered a chunk at a time). */
 static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t *s,
-                           const uint32_t *idx, size_t n, cudaStream_t stream, cuzk_error_t *err)
+                           const uint32_t *idx, size_t n, const lane_t *ln, cuzk_error_t *err)
 {
     const base_set_t *b = &x->q[which];
     if (b->g2)
@@ -782,8 +827,8 @@ static cuzk_status run_msm(cuda_backend_t *x, void *out, int which, const dfr_t 
     if (b->dev && idx)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "cuda backend: gathered scalars, resident");
     if (b->dev)
-        return msm_chunk(b->g2 ? &x->g2 : &x->g1, out, b->g2, b->dev, s, n, stream, err);
-    return msm_streamed(x, out, b, s, idx, n, stream, err);
+        return msm_chunk(b->g2 ? &x->g2 : &x->g1, out, b->g2, b->dev, s, n, ln->s, err);
+    return msm_streamed(x, out, b, s, idx, n, ln, err);
 }
 
 /* ---- one proof ----------------------------------------------------------- */
@@ -866,13 +911,15 @@ static cuzk_status upload_packed(cuda_backend_t *x, const fr_pack_t *pw, size_t 
     return CUDA_CHECK(cudaStreamSynchronize(s), err);
 }
 
-/* H made on x->s by a thread of its own (overlap: the MSMs of A, B and L
- * run beside it on x->s2). */
+/* With overlap, a thread of its own makes H on lane 0 and, where the
+ * H-MSM's chunks and plan lie in the H scratch alone (x->h_alone), the
+ * H-MSM right after it, while the MSMs of A, B and L run on lane 1. */
 typedef struct h_job {
     cuda_backend_t *x;
+    groth16_msms_t *out; /* its h and the H and H-MSM times: this thread's */
+    size_t n_h;
     cuzk_status st;
     cuzk_error_t err;
-    double secs;
 } h_job_t;
 
 static void *h_thread(void *arg)
@@ -884,18 +931,24 @@ static void *h_thread(void *arg)
     if (j->st == CUZK_OK &&
         (j->st = cuda_h_scalars(x->p, &x->dc, x->w, &x->hp, x->s, &j->err)) == CUZK_OK)
         j->st = CUDA_CHECK(cudaStreamSynchronize(x->s), &j->err);
-    j->secs = now_s() - t;
+    j->out->t.s[PROVE_H] = now_s() - t;
+    if (j->st != CUZK_OK || !x->h_alone)
+        return NULL;
+    t = now_s();
+    j->st = run_msm(x, &j->out->h, Q_H, x->p, NULL, j->n_h, &x->ln[0], &j->err);
+    j->out->t.s[PROVE_MSM_H] = now_s() - t;
     return NULL;
 }
 
-/* The MSMs of A, B (B_G1 with need_b1) and L on stream s, each timed.
+/* The MSMs of A, B (B_G1 with need_b1) and L on lane ln, each timed.
  * The density gathers come just before their MSMs: lean, sa and sb are
  * one buffer, the H scratch (A's MSM is done, on this stream, before B's
  * gather); lean with overlap, where H holds that scratch, gathers a chunk
  * at a time instead (x->gbuf). */
 static cuzk_status msms_abl(cuda_backend_t *x, groth16_msms_t *out, uint32_t n_in, int need_b1,
-                            cudaStream_t s, cuzk_error_t *err)
+                            const lane_t *ln, cuzk_error_t *err)
 {
+    cudaStream_t s = ln->s;
     const int chunked = x->lean && x->overlap && x->a_idx;
     const uint32_t *ia = chunked ? x->a_idx : NULL, *ib = chunked ? x->b_idx : NULL;
     const dfr_t *sa = x->w, *sb = x->w;
@@ -906,7 +959,7 @@ static cuzk_status msms_abl(cuda_backend_t *x, groth16_msms_t *out, uint32_t n_i
             return st;
         sa = x->sa;
     }
-    if ((st = run_msm(x, &out->a, Q_A, sa, ia, x->n_a, s, err)) != CUZK_OK)
+    if ((st = run_msm(x, &out->a, Q_A, sa, ia, x->n_a, ln, err)) != CUZK_OK)
         return st;
     out->t.s[PROVE_MSM_A] = now_s() - t;
     t = now_s();
@@ -915,12 +968,12 @@ static cuzk_status msms_abl(cuda_backend_t *x, groth16_msms_t *out, uint32_t n_i
             return st;
         sb = x->sb;
     }
-    if ((st = run_msm(x, &out->b2, Q_B2, sb, ib, x->n_b, s, err)) != CUZK_OK ||
-        (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, ib, x->n_b, s, err)) != CUZK_OK))
+    if ((st = run_msm(x, &out->b2, Q_B2, sb, ib, x->n_b, ln, err)) != CUZK_OK ||
+        (need_b1 && (st = run_msm(x, &out->b1, Q_B1, sb, ib, x->n_b, ln, err)) != CUZK_OK))
         return st;
     out->t.s[PROVE_MSM_B] = now_s() - t;
     t = now_s();
-    if ((st = run_msm(x, &out->l, Q_L, x->w + n_in, NULL, x->n_l, s, err)) != CUZK_OK)
+    if ((st = run_msm(x, &out->l, Q_L, x->w + n_in, NULL, x->n_l, ln, err)) != CUZK_OK)
         return st;
     out->t.s[PROVE_MSM_L] = now_s() - t;
     return CUZK_OK;
@@ -974,24 +1027,24 @@ static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth1
         goto out;
     out->t.s[PROVE_UPLOAD] = now_s() - t;
     if (x->overlap && x->streaming) {
-        /* H in a thread of its own on s; A, B and L beside it on s2 */
-        h_job_t hj = {x, CUZK_OK, {}, 0};
+        /* H (and the H-MSM where it has memory of its own) in a thread of
+         * its own on lane 0; A, B and L beside it on lane 1 */
+        h_job_t hj = {x, out, pk->h.n, CUZK_OK, {}};
         pthread_t th;
         int made = pthread_create(&th, NULL, h_thread, &hj) == 0;
         if (!made)
             h_thread(&hj); /* no thread: one after the other */
-        st = made || hj.st == CUZK_OK ? msms_abl(x, out, n_in, need_b1, x->s2, err) : CUZK_OK;
+        st = made || hj.st == CUZK_OK ? msms_abl(x, out, n_in, need_b1, &x->ln[1], err) : CUZK_OK;
         if (st != CUZK_OK)
-            (void)cudaStreamSynchronize(x->s2);
+            (void)cudaStreamSynchronize(x->ln[1].s);
         if (made)
             pthread_join(th, NULL);
-        out->t.s[PROVE_H] = hj.secs;
         if (st == CUZK_OK && hj.st != CUZK_OK) {
             st = hj.st;
             if (err)
                 *err = hj.err;
         }
-        if (st != CUZK_OK)
+        if (st != CUZK_OK || x->h_alone)
             goto out;
     } else {
         t = now_s();
@@ -999,11 +1052,11 @@ static cuzk_status msms_any(cuda_backend_t *x, groth16_msms_t *out, const groth1
             (st = CUDA_CHECK(cudaStreamSynchronize(s), err)) != CUZK_OK)
             goto out;
         out->t.s[PROVE_H] = now_s() - t;
-        if ((st = msms_abl(x, out, n_in, need_b1, s, err)) != CUZK_OK)
+        if ((st = msms_abl(x, out, n_in, need_b1, &x->ln[0], err)) != CUZK_OK)
             goto out;
     }
     t = now_s();
-    if ((st = run_msm(x, &out->h, Q_H, x->p, NULL, pk->h.n, s, err)) != CUZK_OK)
+    if ((st = run_msm(x, &out->h, Q_H, x->p, NULL, pk->h.n, &x->ln[0], err)) != CUZK_OK)
         goto out;
     out->t.s[PROVE_MSM_H] = now_s() - t;
 out:
@@ -1053,17 +1106,37 @@ static cuzk_status cuda_msm_g2_entry(void *ctx, g2_jac_t *out, const msm_bases_t
 
 static void release_streams(cuda_backend_t *x)
 {
-    for (int i = 0; i < 2; i++)
-        if (x->copied[i])
-            (void)cudaEventDestroy(x->copied[i]);
-    if (x->s)
-        (void)cudaStreamDestroy(x->s);
-    if (x->cs)
-        (void)cudaStreamDestroy(x->cs);
-    if (x->s2)
-        (void)cudaStreamDestroy(x->s2);
-    cuda_stream_trace_free(x->trace);
-    x->trace = NULL;
+    for (int l = 0; l < 2; l++) {
+        lane_t *ln = &x->ln[l];
+        for (int i = 0; i < 2; i++)
+            if (ln->copied[i])
+                (void)cudaEventDestroy(ln->copied[i]);
+        if (ln->s)
+            (void)cudaStreamDestroy(ln->s);
+        if (ln->cs)
+            (void)cudaStreamDestroy(ln->cs);
+        cuda_stream_trace_free(ln->trace);
+        memset(ln, 0, sizeof *ln);
+    }
+    x->s = NULL;
+}
+
+/* Both lanes' streams (at priority prio) and events; x->s is lane 0's. */
+static cuzk_status lanes_create(cuda_backend_t *x, int prio, cuzk_error_t *err)
+{
+    cuzk_status st = CUZK_OK;
+    for (int l = 0; l < 2 && st == CUZK_OK; l++) {
+        lane_t *ln = &x->ln[l];
+        if ((st = CUDA_CHECK(cudaStreamCreateWithPriority(&ln->s, cudaStreamNonBlocking, prio),
+                             err)) == CUZK_OK &&
+            (st = CUDA_CHECK(cudaStreamCreateWithPriority(&ln->cs, cudaStreamNonBlocking, prio),
+                             err)) == CUZK_OK &&
+            (st = CUDA_CHECK(cudaEventCreateWithFlags(&ln->copied[0], cudaEventDisableTiming),
+                             err)) == CUZK_OK)
+            st = CUDA_CHECK(cudaEventCreateWithFlags(&ln->copied[1], cudaEventDisableTiming), err);
+    }
+    x->s = x->ln[0].s;
+    return st;
 }
 
 /* CUZK_PROVE_OVERLAP: off (the default) or on, where the bases stream:
@@ -1127,22 +1200,13 @@ extern "C" cuzk_status cuzk_cuda_backend_new_shared(groth16_backend_t **out, int
     int least = 0, greatest = 0; /* greatest: the most urgent (numerically lowest) */
     st = CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest), err);
     int prio = role == DEVICE_ROLE_CRITICAL ? greatest : least;
-    if (st == CUZK_OK &&
-        (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->s, cudaStreamNonBlocking, prio), err)) ==
-            CUZK_OK &&
-        (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->cs, cudaStreamNonBlocking, prio), err)) ==
-            CUZK_OK &&
-        (st = CUDA_CHECK(cudaStreamCreateWithPriority(&x->s2, cudaStreamNonBlocking, prio), err)) ==
-            CUZK_OK &&
-        (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[0], cudaEventDisableTiming), err)) ==
-            CUZK_OK &&
-        (st = CUDA_CHECK(cudaEventCreateWithFlags(&x->copied[1], cudaEventDisableTiming), err)) ==
-            CUZK_OK &&
+    if (st == CUZK_OK && (st = lanes_create(x, prio, err)) == CUZK_OK &&
         (st = CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b), err)) == CUZK_OK &&
         (st = overlap_from_env(&x->overlap, err)) == CUZK_OK) {
         size_t avail = free_b > DEFAULT_HEADROOM ? free_b - DEFAULT_HEADROOM : 0;
         x->budget = vram_budget ? vram_budget : avail;
-        x->trace = cuda_stream_trace_new(); /* its events on this device */
+        for (int l = 0; l < 2; l++) /* their events on this device */
+            x->ln[l].trace = cuda_stream_trace_new();
     }
     (void)cudaSetDevice(caller);
     if (st != CUZK_OK) {

@@ -529,7 +529,7 @@ memcheck() {
 }
 
 # timeout runs each step in a new bash: it needs the functions and settings.
-export -f fp_rate sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck ab_bins ab_env ab_mix ncu_bins wit_ab
+export -f fp_rate sanity tests check filecoin mixed scaling msm_trace each_variant ab_msm_one ab_msm ab_wit_one ab_wit ab_ntt_one ab_ntt msm ntt daemon_e2e lean ncu_ntt ncu_msm sass stalls prove24 engine porep nsys_porep memcheck ab_bins ab_env ab_mix ncu_bins wit_ab pack_ab ovl_ab
 export root bin logs new base ncu cs stall_metrics ncu_sections_str="${ncu_sections[*]}"
 for s in ${STEPS:-sanity check ab-msm}; do
     case $s in

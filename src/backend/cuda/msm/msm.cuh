@@ -107,7 +107,7 @@ typedef enum cuda_msm_scatter {
  * into one piece per resident block of the pieces kernel (MK(ones_piece)).
  * Pieces stay the default until the GPU has measured the wave. */
 typedef enum cuda_msm_ones { CUDA_MSM_ONES_PIECES = 0, CUDA_MSM_ONES_WAVE = 1 } cuda_msm_ones;
-#define CUDA_MSM_ONES_DEFAULT CUDA_MSM_ONES_PIECES
+#define CUDA_MSM_ONES_DEFAULT CUDA_MSM_ONES_WAVE
 
 /* A contiguous run of sorted entries summed by one block. */
 typedef struct cuda_msm_job {

@@ -315,7 +315,7 @@ static void test_arrays_sizes_durations_enums(void **state)
              "[gpus]\ndevices = [0, 3, 7,]\nvram_budget = \"1.5GiB\"\nvram_headroom = 1024\n"
              "[srs]\npreload = [\"porep-32g\", 'wpost.v1_x']\nmax_resident = \"16 GiB\"\n"
              "[memory]\nhost_budget = \"1GB\"\nready_bytes_max = \"0\"\npinned_budget = 0\n"
-             "witness_pack = \"auto\"\n"
+             "witness_pack = \"always\"\n"
              "[scheduler]\naging = \"1h30m\"\nretry = \"any_device\"\n"
              "[daemon]\nresult_ttl = \"2d\"\n[logging]\nlevel = \"debug\"\nformat = \"json\"\n");
     assert_int_equal(c.gpus.n_devices, 3);
@@ -332,7 +332,7 @@ static void test_arrays_sizes_durations_enums(void **state)
     assert_int_equal(c.memory.ready_bytes_max, 0);
     assert_int_equal(c.scheduler.aging_ms, 5400000);
     assert_int_equal(c.scheduler.retry, ENGINE_RETRY_ANY_DEVICE);
-    assert_int_equal(c.memory.witness_pack, ENGINE_PACK_AUTO);
+    assert_int_equal(c.memory.witness_pack, ENGINE_PACK_ALWAYS);
     assert_int_equal(c.daemon.result_ttl_ms, 2 * 86400000ull);
     assert_int_equal(c.logging.level, CONFIG_LOG_DEBUG);
     assert_int_equal(c.logging.format, CONFIG_LOG_JSON);

@@ -780,7 +780,8 @@ static void check_status_json(const char *json, size_t len)
     assert_true(cJSON_GetObjectItemCaseSensitive(mem, "pinned_bytes")->valuedouble == 0);
     assert_true(cJSON_GetObjectItemCaseSensitive(mem, "witness_buffers_kept_bytes")->valuedouble >
                 0);
-    /* memory.witness_pack is off by default: nothing packed */
+    /* memory.witness_pack is auto by default, and the CPU device takes no
+     * packs: nothing packed */
     assert_true(cJSON_GetObjectItemCaseSensitive(mem, "witnesses_packed")->valuedouble == 0);
     assert_true(has_field(mem, "witness_packed_bytes"));
     const cJSON *recent = cJSON_GetObjectItemCaseSensitive(root, "recent");

@@ -134,7 +134,7 @@ static const option_t options[] = {
         "witnessed partitions waiting for a device; 0: one per device worker and 2"),
     NUM(memory, pinned_budget, NULL, CONFIG_SIZE, ST_U64, "0", 0, U64MAX, 0,
         "page-locked host bytes for witness buffers; 0: no limit"),
-    ENUM(memory, witness_pack, pack_names, "off", 0,
+    ENUM(memory, witness_pack, pack_names, "auto", 0,
          "witnesses wait packed (0/1 as bits): off, auto (devices that take packs), always"),
 
     LIST(gpus, devices, n_devices, CONFIG_INT_LIST, ST_INTARR, 0, CONFIG_GPU_ORDINAL_MAX,

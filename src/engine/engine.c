@@ -333,6 +333,7 @@ void engine_config_default(engine_config_t *cfg)
     cfg->max_retries = 1;
     cfg->retry = ENGINE_RETRY_OTHER_DEVICE;
     cfg->max_retained = 1024;
+    cfg->witness_pack = ENGINE_PACK_AUTO;
 }
 
 static cuzk_status check_config(const engine_config_t *c, cuzk_error_t *err)

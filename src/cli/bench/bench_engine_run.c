@@ -209,7 +209,8 @@ void bench_engine_flags_default(bench_engine_flags_t *f, int partitions)
                                 .setup = DEVICE_AUTO,
                                 .host_budget = (size_t)32 << 30,
                                 .seed = 1,
-                                .critical_lane = 1};
+                                .critical_lane = 1,
+                                .witness_pack = ENGINE_PACK_AUTO};
 }
 
 int bench_engine_flags_resolve(bench_engine_flags_t *f, const char *cmd)

@@ -34,7 +34,7 @@
 typedef struct bench_engine_flags {
     int proofs, partitions, workers, devices, in_flight, check;
     int critical_lane;                /* 1 unless --critical-lane off */
-    engine_witness_pack witness_pack; /* ENGINE_PACK_OFF unless --witness-pack */
+    engine_witness_pack witness_pack; /* ENGINE_PACK_AUTO unless --witness-pack */
     device_kind device, setup;
     size_t budget, host_budget; /* --vram-budget per device (0: free memory) */
     uint64_t seed;

@@ -109,8 +109,16 @@ if [ "${CUZK_FIL_POREP:-1}" = 1 ]; then
         --seed 5 --out "$d"
     expect 0 "porep: setup" "$cuzk" filecoin setup --kind porep --sector-size 2KiB \
         --params-dir "$params" --seed 6
-    expect 0 "porep: prove (Curio's envelope)" "$cuzk" filecoin prove --public "$d/public.json" \
-        --vanilla "$d/c1.curio.json" --params-dir "$params" --device "$dev" --out "$d/proof.bin"
+    # its witness made packed whatever the device (the CPU's prover
+    # expands it): the proof verifies all the same
+    expect 0 "porep: prove (Curio's envelope, --witness-pack always)" "$cuzk" filecoin prove \
+        --public "$d/public.json" --vanilla "$d/c1.curio.json" --params-dir "$params" \
+        --device "$dev" --witness-pack always --out "$d/proof.bin"
+    if ! grep -q "witness .* s (packed, [0-9.]* MiB)" "$work/out"; then
+        echo "FAIL: porep: --witness-pack always did not report a packed witness"
+        sed 's/^/    /' "$work/out"
+        fail=1
+    fi
     expect 0 "porep: verify" "$cuzk" filecoin verify --public "$d/public.json" \
         --params-dir "$params" "$d/proof.bin"
     python3 - "$d/public.json" "$d/other.json" <<'EOF2'
@@ -132,6 +140,9 @@ EOF2
     expect 2 "porep: replica_id not of that sector" "$cuzk" filecoin verify \
         --public "$d/wrongsector.json" --params-dir "$params" "$d/proof.bin"
     sed 's/"seed":\[/"seed":[1,/' "$d/c1.json" >"$d/bad.json"
+    expect 2 "porep: --witness-pack sometimes" "$cuzk" filecoin prove --public "$d/public.json" \
+        --vanilla "$d/c1.curio.json" --params-dir "$params" --witness-pack sometimes \
+        --out "$d/x.bin"
     expect 2 "porep: malformed C1" "$cuzk" filecoin prove --public "$d/public.json" \
         --vanilla "$d/bad.json" --params-dir "$params" --device "$dev" --out "$d/x.bin"
     [ -e "$d/x.bin" ] && { echo "FAIL: a refused prove left $d/x.bin"; fail=1; }

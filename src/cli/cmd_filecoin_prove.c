@@ -7,12 +7,16 @@
  *       tests and benchmarks without the real parameters;
  *   prove --kind K --sector-size S --vanilla FILE... [--public FILE]
  *         [value flags] [--params-dir DIR] [--circuit-cache DIR]
- *         [--device cpu|cuda] [--threads N] [--public-out FILE] --out FILE
+ *         [--device cpu|cuda] [--threads N] [--witness-pack off|auto|always]
+ *         [--public-out FILE] --out FILE
  *       every partition proved, each verified against the inputs derived
  *       from the public values (filecoin_public.h) before the proofs (192
  *       bytes each, in partition order) are written; the vanilla proofs
  *       are parsed, completed and checked by a proving job
- *       (filecoin_job.h), as the daemon's are;
+ *       (filecoin_job.h), as the daemon's are; a witness is made packed
+ *       (zeros and ones as bits, fil_job_witness_pack) where the device
+ *       expands packs and the kind's witness is mostly bits (auto, the
+ *       default), for every kind and device (always), or never (off);
  *   verify --public FILE [value flags] [--params-dir DIR | --vk FILE] PROOF
  *       exit 0 valid, 1 invalid, 2 bad input.
  *
@@ -30,7 +34,9 @@
 #include "cli_backend.h"
 #include "cli_util.h"
 #include "cuzk/bellperson.h"
+#include "cuzk/engine.h"
 #include "cuzk/filecoin_job.h"
+#include "cuzk/fr_pack.h"
 #include "cuzk/filecoin_params.h"
 #include "cuzk/filecoin_prove.h"
 #include "cuzk/filecoin_public.h"
@@ -52,6 +58,7 @@ typedef struct fp_args {
     uint64_t seed;
     int threads;
     device_kind device;
+    engine_witness_pack pack; /* --witness-pack (filecoin prove) */
     const char *out, *public_path, *public_out, *params_dir, *cache_dir, *vk_path;
     const char *vanilla[MAX_VANILLA];
     int n_vanilla;
@@ -66,7 +73,8 @@ static int usage(const char *sub)
             "       cuzk filecoin prove --kind K --sector-size S --vanilla FILE...\n"
             "                           [--public FILE] [values] [--params-dir DIR]\n"
             "                           [--circuit-cache DIR] [--device cpu|cuda]\n"
-            "                           [--threads N] [--public-out FILE] --out PROOF\n"
+            "                           [--threads N] [--witness-pack off|auto|always]\n"
+            "                           [--public-out FILE] --out PROOF\n"
             "       cuzk filecoin verify --public FILE [values] [--params-dir DIR | --vk FILE]\n"
             "                            PROOF\n"
             "  K: porep (--vanilla: the C1 JSON or Curio's envelope of it), winning-post,\n"
@@ -95,6 +103,7 @@ static int parse(fp_args_t *a, int argc, char **argv)
     a->sub = argv[0];
     a->kind = FIL_CIRCUIT_COUNT;
     a->device = DEVICE_AUTO;
+    a->pack = ENGINE_PACK_AUTO;
     a->over.api = FIL_API_1_1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -139,6 +148,14 @@ static int parse(fp_args_t *a, int argc, char **argv)
         } else if (!strcmp(o, "--device")) {
             if (!cli_device_arg(&a->device, "filecoin", v))
                 return CLI_USAGE;
+        } else if (!strcmp(o, "--witness-pack")) {
+            int m = engine_witness_pack_parse(v);
+            if (m < 0) {
+                fprintf(stderr, "cuzk filecoin %s: --witness-pack '%s': off, auto or always\n",
+                        a->sub, v);
+                return CLI_USAGE;
+            }
+            a->pack = (engine_witness_pack)m;
         } else if (!strcmp(o, "--out"))
             a->out = v;
         else if (!strcmp(o, "--public"))
@@ -401,8 +418,9 @@ static int make_job(fil_job_t **job, const fil_public_t *p, const fp_args_t *a)
     return rc;
 }
 
-/* Proves partition i of the witness w (fil_job_witness made it, values
- * only, and matched its inputs with in[0..n_in)) and verifies the proof
+/* Proves partition i of the witness w, or of its pack pw where w is NULL
+ * (fil_job_witness or fil_job_witness_pack made it, values only, and
+ * matched its inputs with in[0..n_in)) and verifies the proof
  * against the .vk. A proof that does not verify is explained:
  * fil_job_diagnose evaluates every constraint of the partition (the
  * vanilla proof is not valid, naming the constraint); when they all hold,
@@ -410,8 +428,9 @@ static int make_job(fil_job_t **job, const fil_public_t *p, const fp_args_t *a)
  * proving cost every good proof 12 s per 32 GiB partition on 2 cores; now
  * only a failed one pays for it. Returns CLI_OK, CLI_INVALID, CLI_USAGE. */
 static int prove_one(groth16_proof_t *proof, const groth16_pk_t *pk, const groth16_vk_t *vk,
-                     const circuit_t *c, const fr_t *w, const fr_t *in, size_t n_in,
-                     const cli_backend_t *be, const fil_job_t *job, int threads, unsigned i)
+                     const circuit_t *c, const fr_t *w, const fr_pack_t *pw, const fr_t *in,
+                     size_t n_in, const cli_backend_t *be, const fil_job_t *job, int threads,
+                     unsigned i)
 {
     cuzk_error_t err = {0};
     /* the check is the verification below, against the .vk file */
@@ -419,14 +438,16 @@ static int prove_one(groth16_proof_t *proof, const groth16_pk_t *pk, const groth
     fr_t r, s;
     if (fr_random(&r, &err) != CUZK_OK || fr_random(&s, &err) != CUZK_OK)
         return cli_fail("filecoin prove", "blinding", &err);
-    if (groth16_prove(proof, pk, c, w, &r, &s, be->be, &opts, &err) != CUZK_OK)
+    cuzk_status st = w ? groth16_prove(proof, pk, c, w, &r, &s, be->be, &opts, &err)
+                       : groth16_prove_packed(proof, pk, c, pw, &r, &s, be->be, &opts, &err);
+    if (st != CUZK_OK)
         return cli_fail("filecoin prove", "prove", &err);
     int valid = 0;
     if (groth16_verify(&valid, vk, proof, in, n_in, &err) != CUZK_OK)
         return cli_fail("filecoin prove", "verify", &err);
     if (valid)
         return CLI_OK;
-    cuzk_status st = fil_job_diagnose(job, i, threads ? threads : -1, &err);
+    st = fil_job_diagnose(job, i, threads ? threads : -1, &err);
     if (st == CUZK_ERR_INVALID) {
         fprintf(stderr, "cuzk filecoin prove: %s\n", err.msg);
         return CLI_INVALID;
@@ -559,20 +580,29 @@ static int cmd_prove_(const fp_args_t *a)
         rc = cli_fail("filecoin prove", "--device", &err);
         goto out;
     }
+    /* packed where the device expands packs (the CUDA backend; the
+     * prover expands them for the others) and the kind's witness is
+     * mostly bits: the 4.2 GB vector of a 32 GiB PoRep partition is
+     * never made */
+    const int packed =
+        a->pack == ENGINE_PACK_ALWAYS ||
+        (a->pack == ENGINE_PACK_AUTO && be.be->msms_packed && fil_circuit_packs_well(kind));
     proofs = calloc(parts, sizeof *proofs);
-    w = malloc((size_t)c.n_vars * sizeof *w);
-    if (!proofs || !w)
+    w = packed ? NULL : malloc((size_t)c.n_vars * sizeof *w);
+    if (!proofs || (!packed && !w))
         goto out;
-    /* the witness on every CPU (--threads N: N), into one buffer */
+    /* the witness on every CPU (--threads N: N), into one buffer or a pack */
     fil_witness_opts_t wo = {FIL_WITNESS_FAST, a->threads ? a->threads : -1, c.n_vars, c.n_public};
     double t_load = cli_now() - t0;
     for (unsigned i = 0; i < parts; i++) {
         double ti = cli_now();
         fr_t *in = NULL;
         size_t n_in = 0;
+        fr_pack_t pw = {0};
         cuzk_status st = fil_job_inputs(&in, &n_in, job, i, &err);
         if (st == CUZK_OK)
-            st = fil_job_witness(w, c.n_vars, c.n_public, job, i, &wo, &err);
+            st = packed ? fil_job_witness_pack(&pw, c.n_vars, c.n_public, job, i, &wo, &err)
+                        : fil_job_witness(w, c.n_vars, c.n_public, job, i, &wo, &err);
         if (st != CUZK_OK) {
             free(in);
             fprintf(stderr, "cuzk filecoin prove: %s\n", err.msg);
@@ -580,14 +610,19 @@ static int cmd_prove_(const fp_args_t *a)
             goto out;
         }
         double tw = cli_now() - ti;
-        rc = prove_one(&proofs[i], &pk, &vk, &c, w, in, n_in, &be, job, a->threads, i);
+        rc = prove_one(&proofs[i], &pk, &vk, &c, w, &pw, in, n_in, &be, job, a->threads, i);
         free(in);
+        size_t pack_bytes = pw.bytes;
+        fr_pack_free(&pw);
         if (rc != CLI_OK)
             goto out;
+        char how[48] = "";
+        if (packed)
+            snprintf(how, sizeof how, " (packed, %.1f MiB)", (double)pack_bytes / 1048576.0);
         fprintf(stderr,
-                "cuzk filecoin prove: partition %u/%u: witness %.2f s, proof %.2f s, "
+                "cuzk filecoin prove: partition %u/%u: witness %.2f s%s, proof %.2f s, "
                 "verified\n",
-                i + 1, parts, tw, cli_now() - ti - tw);
+                i + 1, parts, tw, how, cli_now() - ti - tw);
     }
     if ((rc = write_outputs(a, proofs, parts, job)) != CLI_OK)
         goto out;

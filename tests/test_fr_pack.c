@@ -141,6 +141,38 @@ static void test_size(void **state)
     free(w);
 }
 
+/* fr_pack_make_within: the same bytes as fr_pack_make at or above the
+ * pack's size, an empty pack one byte below it. */
+static void test_within(void **state)
+{
+    (void)state;
+    static const mix mixes[] = {MIX_POREP, MIX_FULL, MIX_ALT};
+    for (size_t m = 0; m < 3; m++) {
+        size_t n = 4099;
+        fr_t *w = malloc(n * sizeof *w);
+        assert_non_null(w);
+        fill(w, n, mixes[m]);
+        fr_pack_t ref, p;
+        assert_int_equal(fr_pack_make(&ref, w, n, 2, NULL), CUZK_OK);
+        assert_int_equal(fr_pack_make_within(&p, w, n, ref.bytes, 3, NULL), CUZK_OK);
+        assert_non_null(p.block);
+        assert_int_equal(p.bytes, ref.bytes);
+        assert_memory_equal(p.block, ref.block, ref.bytes);
+        fr_pack_free(&p);
+        assert_int_equal(fr_pack_make_within(&p, w, n, ref.bytes - 1, 3, NULL), CUZK_OK);
+        assert_null(p.block);
+        assert_int_equal(p.bytes, 0);
+        fr_pack_free(&p); /* an empty pack frees nothing */
+        /* half the vector (the engine's auto): 2% or a third full fits,
+         * all full does not */
+        assert_int_equal(fr_pack_make_within(&p, w, n, n * sizeof(fr_t) / 2, 1, NULL), CUZK_OK);
+        assert_int_equal(p.block != NULL, mixes[m] != MIX_FULL);
+        fr_pack_free(&p);
+        fr_pack_free(&ref);
+        free(w);
+    }
+}
+
 static void test_refuses(void **state)
 {
     (void)state;
@@ -204,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_mixes),
         cmocka_unit_test(test_round_trip_threads),
         cmocka_unit_test(test_size),
+        cmocka_unit_test(test_within),
         cmocka_unit_test(test_refuses),
         cmocka_unit_test(test_check_catches),
     };

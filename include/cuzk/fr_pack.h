@@ -63,6 +63,13 @@ static inline size_t fr_pack_bytes(size_t n, size_t n_full)
  * FR_PACK_MAX_VALUES, CUZK_ERR_NOMEM without memory (p is then empty). */
 cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuzk_error_t *err);
 
+/* fr_pack_make, unless the pack would take more than max_bytes: then
+ * CUZK_OK with p empty (p->block NULL), w read once to classify its
+ * values and nothing gathered (a witness of hash outputs costs a read,
+ * not a second vector). */
+cuzk_status fr_pack_make_within(fr_pack_t *p, const fr_t *w, size_t n, size_t max_bytes,
+                                int threads, cuzk_error_t *err);
+
 /* Completes a pack whose bitmaps a writer set as it made the values
  * (cs_bind_bits): block, malloc'd with fr_pack_vals_offset(n) bytes and
  * nz, full filled, is the pack's from now (freed on failure); the ranks

@@ -132,12 +132,11 @@ static void witness_to_pool(engine_t *e, eng_task_t *t, int threads)
  * never a failure. witness_done moves the ready bytes to the pack's. */
 static void witness_pack(const engine_t *e, eng_task_t *t, size_t n, int threads)
 {
-    if (fr_pack_make(&t->pack, t->w, n, threads, NULL) != CUZK_OK)
+    /* a witness of hash outputs (PoSt) is classified, not gathered: auto
+     * is the default, and every such witness passes here */
+    size_t cap = e->cfg.witness_pack == ENGINE_PACK_ALWAYS ? SIZE_MAX : n * sizeof(fr_t) / 2;
+    if (fr_pack_make_within(&t->pack, t->w, n, cap, threads, NULL) != CUZK_OK || !t->pack.block)
         return;
-    if (e->cfg.witness_pack != ENGINE_PACK_ALWAYS && 2 * t->pack.bytes > n * sizeof(fr_t)) {
-        fr_pack_free(&t->pack);
-        return;
-    }
     if (t->wpool)
         eng_hostpool_put(t->wpool, t->wcopy, t->w_bytes, t->wpool_hook);
     else

@@ -118,6 +118,12 @@ cuzk_status fr_pack_finish(fr_pack_t *p, void *block, size_t n, const fr_t *head
 
 cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuzk_error_t *err)
 {
+    return fr_pack_make_within(p, w, n, SIZE_MAX, threads, err);
+}
+
+cuzk_status fr_pack_make_within(fr_pack_t *p, const fr_t *w, size_t n, size_t max_bytes,
+                                int threads, cuzk_error_t *err)
+{
     memset(p, 0, sizeof *p);
     if (n > FR_PACK_MAX_VALUES)
         return cuzk_error_set(err, CUZK_ERR_ARG, "fr_pack: %zu values, at most %zu", n,
@@ -135,6 +141,16 @@ cuzk_status fr_pack_make(fr_pack_t *p, const fr_t *w, size_t n, int threads, cuz
         free(block);
         memset(p, 0, sizeof *p);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "fr_pack: no memory for threads");
+    }
+    if (max_bytes != SIZE_MAX) {
+        size_t n_full = 0, words = fr_pack_words(n);
+        for (size_t k = 0; k < words; k++)
+            n_full += (size_t)__builtin_popcountll(p->full[k]);
+        if (fr_pack_bytes(n, n_full) > max_bytes) {
+            free(block);
+            memset(p, 0, sizeof *p);
+            return CUZK_OK;
+        }
     }
     return fr_pack_finish(p, block, n, w, n, NULL, threads, err);
 }
